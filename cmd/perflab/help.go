@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"text/tabwriter"
+)
+
+var helpCmd = &command{
+	name:    "help",
+	summary: "show the list of commands, or one command's usage",
+	usage: `usage: perflab help [COMMAND]
+
+Without an argument, lists perflab's commands. With one, prints that
+command's usage and examples.
+
+Examples:
+  perflab help
+  perflab help top
+`,
+}
+
+func init() { helpCmd.run = runHelp } // runHelp reads the commands table, which lists helpCmd.
+
+func runHelp(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	switch len(args) {
+	case 0:
+		printOverview(stdout)
+		return nil
+	case 1:
+		c := lookup(args[0])
+		if c == nil {
+			return usageErrorf("unknown command %q; run 'perflab help' for the list", args[0])
+		}
+		fmt.Fprint(stdout, c.usage)
+		return nil
+	default:
+		return usageErrorf("help takes at most one command name")
+	}
+}
+
+func printOverview(w io.Writer) {
+	fmt.Fprint(w, `perflab profiles, loads, analyses and compares Go programs.
+
+usage: perflab COMMAND [flags] [arguments]
+
+Commands:
+`)
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, c := range commands {
+		fmt.Fprintf(tw, "  %s\t%s\n", c.name, c.summary)
+	}
+	tw.Flush()
+	fmt.Fprint(w, `
+Run 'perflab help COMMAND' for a command's flags and examples.
+`)
+}
+
+var versionCmd = &command{
+	name:    "version",
+	summary: "print perflab's version and the Go version it was built with",
+	usage: `usage: perflab version
+
+Prints perflab's module version (or "devel" for a source build) and the Go
+toolchain it was built with.
+
+Example:
+  perflab version
+`,
+	run: runVersion,
+}
+
+func runVersion(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("version takes no arguments")
+	}
+	version, goVersion := "devel", "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			version = v
+		}
+	}
+	fmt.Fprintf(stdout, "perflab %s %s\n", version, goVersion)
+	return nil
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/perflab/perflab/internal/testprog"
+)
+
+// perflab builds the real binary once per test that asks for it.
+func perflab(t *testing.T) string {
+	t.Helper()
+	return testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+}
+
+// runPerflab runs the binary and returns stdout, stderr and the exit status.
+func runPerflab(t *testing.T, bin string, args ...string) (string, string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	code := 0
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+func TestHelpListsEveryCommand(t *testing.T) {
+	stdout, _, code := runPerflab(t, perflab(t), "help")
+	if code != 0 {
+		t.Fatalf("perflab help exited %d", code)
+	}
+	for _, c := range commands {
+		if !strings.Contains(stdout, "  "+c.name+" ") {
+			t.Errorf("perflab help does not list %q:\n%s", c.name, stdout)
+		}
+	}
+}
+
+func TestExitStatuses(t *testing.T) {
+	bin := perflab(t)
+	tests := []struct {
+		args      []string
+		code      int
+		stderrHas string
+		stdoutHas string
+	}{
+		{args: nil, code: 2, stderrHas: "usage: perflab COMMAND"},
+		{args: []string{"nosuchcommand"}, code: 2, stderrHas: `unknown command "nosuchcommand"`},
+		{args: []string{"help", "nosuchcommand"}, code: 2, stderrHas: `unknown command "nosuchcommand"`},
+		{args: []string{"help", "version"}, code: 0, stdoutHas: "usage: perflab version"},
+		{args: []string{"version"}, code: 0, stdoutHas: "perflab "},
+		{args: []string{"version", "extra"}, code: 2, stderrHas: "perflab version: version takes no arguments"},
+	}
+	for _, tt := range tests {
+		stdout, stderr, code := runPerflab(t, bin, tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.stderrHas) || !strings.Contains(stdout, tt.stdoutHas) {
+			t.Errorf("perflab %q: exit %d, stdout %q, stderr %q; want exit %d, stdout containing %q, stderr containing %q",
+				tt.args, code, stdout, stderr, tt.code, tt.stdoutHas, tt.stderrHas)
+		}
+	}
+}

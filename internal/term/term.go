@@ -1,0 +1,69 @@
+// Package term decides whether output is read live by a person at a
+// terminal, and draws a one-line progress display there.
+//
+// Progress is shown only on a terminal, and never when CI=true, so that
+// piped output and CI logs hold data and messages only.
+package term
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	xterm "golang.org/x/term"
+)
+
+// IsTerminal reports whether w is a terminal that a person is watching:
+// an *os.File attached to a terminal, outside CI.
+func IsTerminal(w io.Writer) bool {
+	if os.Getenv("CI") == "true" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && xterm.IsTerminal(int(f.Fd()))
+}
+
+// A Line is a single status line that is redrawn in place. On anything that
+// is not a terminal it writes nothing. Its methods are safe for concurrent use.
+type Line struct {
+	mu    sync.Mutex
+	w     io.Writer
+	on    bool
+	width int // length of the text last drawn
+}
+
+// NewLine returns a status line drawn on w when w is a terminal.
+func NewLine(w io.Writer) *Line {
+	return &Line{w: w, on: IsTerminal(w)}
+}
+
+// Enabled reports whether the line is drawn at all.
+func (l *Line) Enabled() bool { return l.on }
+
+// Printf replaces the line's text.
+func (l *Line) Printf(format string, args ...any) {
+	if !l.on {
+		return
+	}
+	text := fmt.Sprintf(format, args...)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	pad := max(l.width-len(text), 0)
+	fmt.Fprintf(l.w, "\r%s%s", text, strings.Repeat(" ", pad))
+	l.width = len(text)
+}
+
+// Clear erases the line, leaving the cursor at the start of it.
+func (l *Line) Clear() {
+	if !l.on {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.width > 0 {
+		fmt.Fprintf(l.w, "\r%s\r", strings.Repeat(" ", l.width))
+		l.width = 0
+	}
+}

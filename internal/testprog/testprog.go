@@ -1,0 +1,60 @@
+// Package testprog builds real Go programs during tests, so that tests
+// profile, trace and load real processes rather than mocks.
+package testprog
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Build compiles a main package made of the given files (name to contents)
+// and returns the path of the binary. The program may import only the
+// standard library. Go's build cache makes repeated builds cheap.
+func Build(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files["go.mod"] = "module testprog\n\ngo 1.26\n"
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	delete(files, "go.mod")
+	return build(t, dir, ".")
+}
+
+// BuildSource compiles a one-file main package.
+func BuildSource(t testing.TB, src string) string {
+	t.Helper()
+	return Build(t, map[string]string{"main.go": src})
+}
+
+// BuildPackage compiles a main package of this module, such as
+// "github.com/perflab/perflab/cmd/perflab", and returns the binary's path.
+func BuildPackage(t testing.TB, importPath string) string {
+	t.Helper()
+	return build(t, "", importPath)
+}
+
+func build(t testing.TB, dir, pkg string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "prog")
+	cmd := exec.Command(goTool(), "build", "-o", bin, pkg)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin
+}
+
+// goTool returns the go command: the one on PATH, else the toolchain that
+// built the test binary.
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return filepath.Join(runtime.GOROOT(), "bin", "go")
+}
