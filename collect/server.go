@@ -1,0 +1,227 @@
+package collect
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// ServerOptions configure Handler and ListenAndServe. The zero value is a
+// safe default: no token (so bind to loopback, as ListenAndServe does),
+// command line hidden, profiles and traces of at most a minute, no flight
+// recorder.
+type ServerOptions struct {
+	// Token, if not empty, is required in every request as the header
+	// "Authorization: Bearer <Token>"; it is compared in constant time.
+	Token string
+
+	// Cmdline serves the program's arguments at /debug/pprof/cmdline and
+	// in /debug/vars; by default they are withheld, since command lines
+	// often carry secrets.
+	Cmdline bool
+
+	// MaxDuration bounds the seconds parameter of a CPU profile, a trace or
+	// a wall-clock profile; 0 means DefaultMaxDuration.
+	MaxDuration time.Duration
+
+	// FlightRecorder, if positive, keeps a flight recorder running
+	// (runtime/trace.FlightRecorder) holding at least this much recent
+	// execution trace, served at /debug/pprof/flightrecorder. Only one
+	// flight recorder can run in a process: the first Handler to ask
+	// starts it, later ones share it.
+	FlightRecorder time.Duration
+
+	// FlightRecorderBytes caps the flight recorder's window (a hint to
+	// the runtime); 0 means the runtime's default.
+	FlightRecorderBytes uint64
+
+	// Prefix is the path the handler's tree lives under; "" means
+	// "/debug", giving /debug/pprof/, /debug/vars and /debug/metrics.
+	Prefix string
+}
+
+// DefaultMaxDuration is the longest CPU profile or trace a Handler serves
+// unless ServerOptions.MaxDuration says otherwise.
+const DefaultMaxDuration = 60 * time.Second
+
+func (o ServerOptions) maxDuration() time.Duration {
+	if o.MaxDuration > 0 {
+		return o.MaxDuration
+	}
+	return DefaultMaxDuration
+}
+
+func (o ServerOptions) prefix() string {
+	if o.Prefix == "" {
+		return "/debug"
+	}
+	return strings.TrimSuffix(o.Prefix, "/")
+}
+
+// ListenAndServe serves Handler(opts) on its own listener at addr until
+// the listener fails. An empty host in addr (":6060") means 127.0.0.1,
+// not every interface; give an explicit host such as "0.0.0.0:6060" to
+// serve others, preferably with a Token.
+func ListenAndServe(addr string, opts ServerOptions) error {
+	s, err := listen(addr, opts)
+	if err != nil {
+		return err
+	}
+	return s.srv.Serve(s.ln)
+}
+
+// A Server is a Handler running on its own listener, started by Listen.
+type Server struct {
+	srv *http.Server
+	ln  net.Listener
+}
+
+// Listen binds addr as ListenAndServe does and serves Handler(opts) in the
+// background until Close. Use port 0 for any free port and Addr to learn
+// which.
+func Listen(addr string, opts ServerOptions) (*Server, error) {
+	s, err := listen(addr, opts)
+	if err != nil {
+		return nil, err
+	}
+	go s.srv.Serve(s.ln)
+	return s, nil
+}
+
+func listen(addr string, opts ServerOptions) (*Server, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("collect: debug server address %q: %w", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if err != nil {
+		return nil, fmt.Errorf("collect: debug server: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           Handler(opts),
+		ReadHeaderTimeout: 10 * time.Second,
+		WriteTimeout:      opts.maxDuration() + 30*time.Second,
+	}
+	return &Server{srv: srv, ln: ln}, nil
+}
+
+// Addr returns the address the server listens on, such as 127.0.0.1:6060.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Close stops the server at once, ending requests in progress.
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown stops the server after the requests in progress end or ctx
+// is done.
+func (s *Server) Shutdown(ctx context.Context) error { return s.srv.Shutdown(ctx) }
+
+// Handler returns the debug tree under opts.Prefix (default /debug):
+//
+//	/debug/pprof/                  index of profiles
+//	/debug/pprof/profile?seconds=N CPU profile (default 30 s)
+//	/debug/pprof/trace?seconds=N   execution trace (default 1 s)
+//	/debug/pprof/wall?seconds=N    wall-clock profile (default 30 s)
+//	/debug/pprof/flightrecorder    the last seconds of execution trace
+//	/debug/pprof/NAME?debug=N      heap (gc=1 collects first), allocs,
+//	                               goroutine, block, mutex, threadcreate
+//	/debug/pprof/symbol            address to function name, for pprof
+//	/debug/pprof/cmdline           the command line, if opts.Cmdline
+//	/debug/vars                    expvar's variables
+//	/debug/metrics                 runtime/metrics as JSON
+//
+// The handler answers with net/http/pprof's formats, so go tool pprof and
+// perflab read it alike. Mount it at its prefix on any router:
+// mux.Handle("/debug/", collect.Handler(opts)). Importing collect imports
+// expvar, which registers /debug/vars on http.DefaultServeMux; do not serve
+// DefaultServeMux to untrusted clients.
+func Handler(opts ServerOptions) http.Handler {
+	h := &handler{
+		opts:   opts,
+		prefix: opts.prefix(),
+		cpu:    make(chan struct{}, 1),
+		trace:  make(chan struct{}, 1),
+		wall:   make(chan struct{}, 1),
+	}
+	if opts.FlightRecorder > 0 {
+		h.flight, h.flightErr = startFlightRecorder(opts.FlightRecorder, opts.FlightRecorderBytes)
+	}
+	return h
+}
+
+// handler serves the debug tree. The channels are one-slot semaphores for
+// the profiles that can run only once at a time.
+type handler struct {
+	opts             ServerOptions
+	prefix           string
+	cpu, trace, wall chan struct{}
+	flight           *flightRecorder
+	flightErr        error
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.authorized(w, r) {
+		return
+	}
+	rest, ok := strings.CutPrefix(r.URL.Path, h.prefix+"/")
+	if !ok {
+		httpError(w, http.StatusNotFound, "not found")
+		return
+	}
+	switch {
+	case rest == "vars":
+		h.serveVars(w, r)
+	case rest == "metrics":
+		serveMetrics(w, r)
+	case rest == "pprof":
+		http.Redirect(w, r, h.prefix+"/pprof/", http.StatusMovedPermanently)
+	case strings.HasPrefix(rest, "pprof/"):
+		h.servePprof(w, r, strings.TrimPrefix(rest, "pprof/"))
+	default:
+		httpError(w, http.StatusNotFound, "not found")
+	}
+}
+
+// authorized checks the bearer token, answering 401 if it is missing or
+// wrong. The body never repeats what the client sent.
+func (h *handler) authorized(w http.ResponseWriter, r *http.Request) bool {
+	if h.opts.Token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || got == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="debug"`)
+		httpError(w, http.StatusUnauthorized, "missing bearer token")
+		return false
+	}
+	if subtle.ConstantTimeCompare([]byte(got), []byte(h.opts.Token)) != 1 {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="debug", error="invalid_token"`)
+		httpError(w, http.StatusUnauthorized, "invalid bearer token")
+		return false
+	}
+	return true
+}
+
+// httpError answers with a status and a one-line plain-text message.
+func httpError(w http.ResponseWriter, status int, msg string) {
+	h := w.Header()
+	h.Del("Content-Disposition")
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	fmt.Fprintln(w, msg)
+}
