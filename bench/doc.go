@@ -1,0 +1,24 @@
+// Package bench compares Go benchmark results and runs benchmarks to
+// produce them.
+//
+// It is perflab's "compare" step. Results in the Go benchmark format
+// (https://golang.org/design/14313-benchmark-format), such as the output of
+// "go test -bench", are read with golang.org/x/perf/benchfmt, grouped into
+// tables, rows and columns with golang.org/x/perf/benchproc, and summarized
+// with golang.org/x/perf/benchmath: a median with its confidence interval
+// per cell and a Mann-Whitney U-test of each column against the first.
+//
+// The pipeline is:
+//
+//	Arg (file or label=file) ─► Builder.Read ─► Builder.Tables ─► Tables
+//	                                                              │
+//	      WriteText (benchstat's text), WriteCSV (benchstat's csv),
+//	      WriteOld (benchcmp's tables), WriteJSON, Gate.Check (CI limits)
+//
+// WriteText and WriteCSV produce the same bytes as benchstat
+// (golang.org/x/perf/cmd/benchstat) for the same inputs and options.
+//
+// Run drives "go test -bench" on the working tree and on a base git
+// revision, interleaving the two sides, and ProfileShares compares the CPU
+// or memory profiles the runs recorded.
+package bench

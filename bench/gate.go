@@ -1,0 +1,188 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchunit"
+)
+
+// A Gate is a set of limits on benchmark changes, for CI: a change crosses
+// a limit only when it is statistically significant.
+type Gate struct {
+	Limits []Limit
+}
+
+// A Limit bounds the change of one unit. "sec/op>+5%" is crossed when the
+// median grows by more than 5%; "allocs/op>0" when it grows by more than 0
+// allocations; "B/s<-10%" when it falls by more than 10%.
+type Limit struct {
+	// Unit is the unit as tidied by benchfmt ("ns/op" becomes "sec/op").
+	Unit string
+	// Above is true for ">" limits (crossed by larger changes) and false
+	// for "<" limits (crossed by smaller ones).
+	Above bool
+	// Relative is true for percentages: Value is then a fraction (0.05
+	// for 5%); otherwise Value is an absolute difference in Unit.
+	Relative bool
+	Value    float64
+	// Text is the limit as written.
+	Text string
+}
+
+// ParseGate parses a comma-separated list of limits, each UNIT>CHANGE or
+// UNIT<CHANGE, where CHANGE is a signed number, optionally a percentage.
+// Units with a scaled prefix that benchfmt tidies ("ns/op", "MB/s") are
+// accepted and converted.
+func ParseGate(expr string) (*Gate, error) {
+	g := new(Gate)
+	for _, term := range strings.Split(expr, ",") {
+		term = strings.TrimSpace(term)
+		if term == "" {
+			return nil, fmt.Errorf("empty limit in %q", expr)
+		}
+		l, err := parseLimit(term)
+		if err != nil {
+			return nil, err
+		}
+		g.Limits = append(g.Limits, l)
+	}
+	return g, nil
+}
+
+func parseLimit(term string) (Limit, error) {
+	i := strings.IndexAny(term, "<>")
+	if i < 0 {
+		return Limit{}, fmt.Errorf("limit %q: want UNIT>CHANGE or UNIT<CHANGE", term)
+	}
+	unit, num := strings.TrimSpace(term[:i]), strings.TrimSpace(term[i+1:])
+	l := Limit{Above: term[i] == '>', Text: term}
+	if unit == "" || strings.ContainsAny(unit, " \t<>") {
+		return Limit{}, fmt.Errorf("limit %q: bad unit %q", term, unit)
+	}
+	if rest, ok := strings.CutSuffix(num, "%"); ok {
+		l.Relative, num = true, strings.TrimSpace(rest)
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || strings.ContainsAny(num, "xXpP_") {
+		return Limit{}, fmt.Errorf("limit %q: bad number %q", term, num)
+	}
+	if l.Relative {
+		l.Value = v / 100
+		l.Unit = tidyUnit(unit)
+	} else {
+		l.Value, l.Unit = benchunit.Tidy(v, unit)
+	}
+	return l, nil
+}
+
+func tidyUnit(unit string) string {
+	_, u := benchunit.Tidy(1, unit)
+	return u
+}
+
+// A Violation is a significant change that crosses a limit.
+type Violation struct {
+	Limit Limit
+	// Table is the key of the table, without its unit, e.g. "pkg:x goos:linux".
+	Table string
+	// Row and Col name the benchmark and the column; Base is the baseline
+	// column.
+	Row, Col, Base string
+	// Old and New are the baseline's and the column's medians.
+	Old, New float64
+	// P and N are the comparison's p-value and its "n=" text.
+	P float64
+	N string
+}
+
+// String describes the violation in one line.
+func (v Violation) String() string {
+	class := benchunit.ClassOf(v.Limit.Unit)
+	s := benchunit.CommonScale([]float64{v.Old, v.New}, class)
+	change := "?"
+	if v.Old != 0 {
+		change = fmt.Sprintf("%+.2f%%", (v.New/v.Old-1)*100)
+	}
+	return fmt.Sprintf("%s: %s %s -> %s %s (%s, p=%.3f %s, %s vs %s) crosses -fail-on %s",
+		v.Row, v.Limit.Unit, s.Format(v.Old), s.Format(v.New), v.Limit.Unit,
+		change, v.P, v.N, v.Col, v.Base, v.Limit.Text)
+}
+
+// crossed reports whether the change from old to new crosses l.
+func (l Limit) crossed(old, new float64) bool {
+	d := new - old
+	if l.Relative {
+		if old == 0 {
+			// Any growth from zero is infinitely large.
+			d = math.Copysign(math.Inf(1), d)
+			if new == old {
+				d = 0
+			}
+		} else {
+			d = new/old - 1
+		}
+	}
+	if l.Above {
+		return d > l.Value
+	}
+	return d < l.Value
+}
+
+// Check returns every significant change in ts that crosses one of the
+// gate's limits, in table, row and column order.
+func (g *Gate) Check(ts *Tables) []Violation {
+	var out []Violation
+	for i, t := range ts.Tables {
+		for _, l := range g.Limits {
+			if l.Unit != t.Unit {
+				continue
+			}
+			out = append(out, t.violations(l, tableName(ts, i))...)
+		}
+	}
+	return out
+}
+
+func (t *Table) violations(l Limit, table string) []Violation {
+	var out []Violation
+	for _, row := range t.Rows {
+		for _, col := range t.Cols[1:] {
+			c, ok := t.Cells[CellKey{row, col}]
+			if !ok || !c.Significant() {
+				continue
+			}
+			old, new := c.Baseline.Summary.Center, c.Summary.Center
+			if !l.crossed(old, new) {
+				continue
+			}
+			out = append(out, Violation{
+				Limit: l, Table: table,
+				Row: row.StringValues(), Col: col.StringValues(), Base: t.Cols[0].StringValues(),
+				Old: old, New: new, P: c.Comparison.P, N: nText(c),
+			})
+		}
+	}
+	return out
+}
+
+// nText is the "n=" part of a comparison's summary.
+func nText(c *Cell) string {
+	if c.Comparison.N1 == c.Comparison.N2 {
+		return fmt.Sprintf("n=%d", c.Comparison.N1)
+	}
+	return fmt.Sprintf("n=%d+%d", c.Comparison.N1, c.Comparison.N2)
+}
+
+// tableName is the key of table i without its unit, as "k:v k:v".
+func tableName(ts *Tables, i int) string {
+	var parts []string
+	for _, f := range ts.Keys[i].Projection().FlattenedFields() {
+		if f.Name != ".unit" {
+			parts = append(parts, f.Name+":"+ts.Keys[i].Get(f))
+		}
+	}
+	return strings.Join(parts, " ")
+}
