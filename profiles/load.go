@@ -3,59 +3,203 @@ package profiles
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"sync"
 	"time"
 
 	"github.com/google/pprof/profile"
 )
 
-// Options control how sources are loaded.
+// Options control how sources are loaded. The zero value is ready to use.
 type Options struct {
 	// Seconds is the duration of a CPU profile or trace fetched from a URL;
-	// 0 means the server's default.
+	// 0 means the server's default (or the URL's own ?seconds=N).
 	Seconds int
 	// Timeout bounds each fetch; 0 means 1.5 x Seconds, else 60 s.
 	Timeout time.Duration
-	// MaxBytes caps the decompressed size of one source; 0 means DefaultMaxBytes.
+	// MaxBytes caps the size of one source, both as read and after
+	// decompression; 0 means DefaultMaxBytes.
 	MaxBytes int64
-	// Status, if not nil, receives progress such as a CPU profile's countdown.
+	// Status, if not nil, receives progress such as a CPU profile's
+	// countdown. It is drawn only when Status is a terminal.
 	Status io.Writer
+
+	// Base lists profiles whose values are subtracted from the sources',
+	// as pprof's -base and -diff_base do.
+	Base []string
+	// DiffBase marks the Base samples with the label pprof::base=true, as
+	// pprof's -diff_base does, so that reports compute percentages from the
+	// sources' total only. It is meaningless without Base.
+	DiffBase bool
+	// Normalize scales the sources so that their total equals the base's
+	// before the base is subtracted, as pprof's -normalize does with a base.
+	Normalize bool
 }
 
-// DefaultMaxBytes is the decompressed size above which a source is refused.
-const DefaultMaxBytes = 2 << 30
+// DefaultMaxBytes is the size above which a source is refused: 1 GiB. It
+// bounds memory on hostile input (a gzip bomb expands to at most this much)
+// while leaving room for the largest profiles met in practice, whose
+// uncompressed profile.proto is a few hundred megabytes.
+const DefaultMaxBytes = 1 << 30
 
-// Load reads every source (a file name or a URL) and merges them into one
-// profile.
+// maxBytes returns the effective size limit.
+func (o Options) maxBytes() int64 {
+	if o.MaxBytes > 0 {
+		return o.MaxBytes
+	}
+	return DefaultMaxBytes
+}
+
+// Load reads every source (a file name or a URL, see ReadSource) and
+// returns them merged into one profile, as "go tool pprof SOURCE..." would
+// see them:
+//
+//   - a source without mappings gets one empty mapping, as pprof gives it;
+//   - if the first of several sources is an executable, it is not a
+//     profile but the binary used to symbolize the others ("pprof BINARY
+//     PROFILE"); see Symbolize;
+//   - the sources are merged (Merge), then opts.Base is applied (ApplyBase);
+//   - unsymbolized addresses are symbolized from that binary or from
+//     mapping files that exist locally;
+//   - frames the profile declares uninteresting (legacy heap profiles'
+//     allocator frames) are pruned.
+//
+// Any error names the source it comes from and fits on one line.
 func Load(ctx context.Context, sources []string, opts Options) (*profile.Profile, error) {
 	if len(sources) == 0 {
-		return nil, fmt.Errorf("no profile given")
+		return nil, errors.New("no profile given")
 	}
-	var ps []*profile.Profile
-	for _, src := range sources {
-		data, err := os.ReadFile(src)
+	binary := ""
+	if len(sources) > 1 && isExecutable(sources[0]) {
+		binary, sources = sources[0], sources[1:]
+	}
+	all := append(append([]string(nil), sources...), opts.Base...)
+	ps, err := loadAll(ctx, all, binary, opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := Merge(ps[:len(sources)])
+	if err != nil {
+		return nil, fmt.Errorf("merging %s: %w", sourcesName(sources), err)
+	}
+	if len(opts.Base) > 0 {
+		base, err := Merge(ps[len(sources):])
+		if err != nil {
+			return nil, fmt.Errorf("merging base %s: %w", sourcesName(opts.Base), err)
+		}
+		if opts.Normalize {
+			if err := p.Normalize(base); err != nil {
+				return nil, fmt.Errorf("normalizing to base %s: %w", sourcesName(opts.Base), err)
+			}
+		}
+		if p, err = ApplyBase(p, base, opts.DiffBase); err != nil {
+			return nil, fmt.Errorf("applying base %s: %w", sourcesName(opts.Base), err)
+		}
+	}
+	if err := symbolizeLocal(p); err != nil {
+		return nil, err
+	}
+	if err := p.RemoveUninteresting(); err != nil {
+		return nil, fmt.Errorf("%s: %w", sourcesName(sources), err)
+	}
+	if err := p.CheckValid(); err != nil {
+		return nil, fmt.Errorf("%s: invalid profile: %w", sourcesName(sources), err)
+	}
+	return p, nil
+}
+
+// maxConcurrentSources bounds how many sources are read at once: enough to
+// collect several CPU profiles in parallel, few enough to bound memory.
+const maxConcurrentSources = 8
+
+// loadAll reads and parses the sources concurrently, keeping their order.
+// The first error, in source order, is returned.
+func loadAll(ctx context.Context, sources []string, binary string, opts Options) ([]*profile.Profile, error) {
+	ps := make([]*profile.Profile, len(sources))
+	errs := make([]error, len(sources))
+	sem := make(chan struct{}, maxConcurrentSources)
+	var wg sync.WaitGroup
+	for i, src := range sources {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			ps[i], errs[i] = loadOne(ctx, src, binary, opts)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		p, err := Parse(src, bytes.NewReader(data), opts)
-		if err != nil {
-			return nil, err
+	}
+	return ps, nil
+}
+
+// loadOne reads and parses one source and prepares its mappings for
+// symbolization as pprof's driver does.
+func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Profile, error) {
+	data, err := ReadSource(ctx, src, opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ParseData(src, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Mapping) == 0 {
+		// Go's legacy text profiles carry no mappings; pprof gives them one
+		// empty mapping so that a binary can symbolize them.
+		m := &profile.Mapping{ID: 1}
+		p.Mapping = []*profile.Mapping{m}
+		for _, l := range p.Location {
+			l.Mapping = m
 		}
-		ps = append(ps, p)
 	}
-	if len(ps) == 1 {
-		return ps[0], nil
+	if binary != "" {
+		p.Mapping[0].File = binary
 	}
-	return profile.Merge(ps)
+	return p, nil
 }
 
 // Parse decodes one profile read from r; name identifies it in errors.
+// The input may be profile.proto, gzipped or not, or one of the legacy
+// text formats. It is read into memory once, at most opts.MaxBytes.
 func Parse(name string, r io.Reader, opts Options) (*profile.Profile, error) {
-	p, err := profile.Parse(r)
+	data, err := readCapped(name, r, opts.maxBytes())
+	if err != nil {
+		return nil, err
+	}
+	return ParseData(name, data, opts)
+}
+
+// ParseData decodes one profile held in data; name identifies it in
+// errors. Gzipped data is decompressed, at most opts.MaxBytes.
+func ParseData(name string, data []byte, opts Options) (*profile.Profile, error) {
+	raw, err := decompress(data, opts.maxBytes())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	p, err := safeDecode(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return p, nil
+}
+
+// sourcesName names a list of sources in an error message.
+func sourcesName(sources []string) string {
+	if len(sources) == 1 {
+		return sources[0]
+	}
+	var b bytes.Buffer
+	for i, s := range sources {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }

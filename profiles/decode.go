@@ -1,0 +1,192 @@
+package profiles
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/pprof/profile"
+)
+
+// Loading is split in three steps so that each can be bounded and replaced
+// on its own: readCapped reads the input once, decompress inflates gzip
+// within the size limit, and decode turns uncompressed bytes into a profile.
+
+// readCapped reads all of r, refusing more than max bytes.
+func readCapped(name string, r io.Reader, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: %w", name, tooLarge(max))
+	}
+	return data, nil
+}
+
+// ErrTooLarge is wrapped by the error returned for a source larger than
+// Options.MaxBytes, before or after decompression.
+var ErrTooLarge = errors.New("profile too large")
+
+func tooLarge(max int64) error {
+	return fmt.Errorf("%w: more than %s (the limit; raise it with -max_bytes)", ErrTooLarge, formatBytes(max))
+}
+
+// isGzip reports whether data starts with the gzip magic number.
+func isGzip(data []byte) bool {
+	return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b
+}
+
+// maxGzipRatio is deflate's best compression ratio (about 1032:1); no
+// honest gzip stream expands more than that.
+const maxGzipRatio = 1032
+
+// decompress returns data inflated if it is gzipped, else data itself. The
+// inflated size is capped at max: a gzip bomb is an error, not an
+// out-of-memory kill.
+func decompress(data []byte, max int64) ([]byte, error) {
+	if !isGzip(data) {
+		return data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("corrupt gzip data: %v", err)
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(sizeHint(data, max)))
+	n, err := buf.ReadFrom(io.LimitReader(zr, max+1))
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, errors.New("truncated gzip data")
+	case err != nil:
+		return nil, fmt.Errorf("corrupt gzip data: %v", err)
+	case n > max:
+		return nil, fmt.Errorf("decompressed: %w", tooLarge(max))
+	case isGzip(buf.Bytes()):
+		return nil, errors.New("gzip data inside gzip data; decompress it once first")
+	}
+	return buf.Bytes(), nil
+}
+
+// sizeHint guesses the inflated size of gzipped data from its trailer, to
+// allocate once. The trailer is only a hint (it is the size modulo 4 GiB of
+// the last member), so it is bounded by what the input could honestly hold.
+func sizeHint(data []byte, max int64) int64 {
+	if len(data) < 18 {
+		return 0
+	}
+	hint := int64(binary.LittleEndian.Uint32(data[len(data)-4:]))
+	return min(hint+1, max+1, int64(len(data))*maxGzipRatio)
+}
+
+// decode turns uncompressed profile bytes into a profile: profile.proto or
+// one of the legacy formats. It is the one place that chooses the decoder;
+// data is never gzipped here, so no decoder below can inflate it without
+// the size limit. A faster profile.proto decoder belongs here, with
+// profile.ParseData kept for the legacy formats.
+func decode(data []byte) (*profile.Profile, error) {
+	return profile.ParseData(data)
+}
+
+// safeDecode calls decode, turning a panic on hostile input into an error
+// and the decoder's errors into one-line causes a person can act on.
+func safeDecode(data []byte) (p *profile.Profile, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("malformed profile (the decoder failed: %s)", oneLine(fmt.Sprint(r)))
+		}
+	}()
+	if len(data) == 0 {
+		return nil, errors.New("empty input, not a profile")
+	}
+	p, err = decode(data)
+	if err != nil {
+		return nil, explain(data, err)
+	}
+	if err := checkValues(p); err != nil {
+		return nil, fmt.Errorf("malformed profile: %w", err)
+	}
+	return p, nil
+}
+
+// explain rewrites a decoding error. The pprof decoder reports any input it
+// cannot read as "unrecognized profile format", even a profile.proto cut
+// short; explain says instead what the input looks like and what is wrong.
+func explain(data []byte, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "parsing profile: ")
+	if msg != "unrecognized profile format" {
+		return errors.New(oneLine(msg))
+	}
+	if looksLikeText(data) {
+		return fmt.Errorf("not a profile: unrecognized text format starting %q", firstLine(data, 48))
+	}
+	if _, perr := profile.ParseUncompressed(data); perr != nil {
+		return fmt.Errorf("not a profile: not a valid profile.proto (%s) nor a legacy format", oneLine(perr.Error()))
+	}
+	return errors.New("not a profile: unrecognized format")
+}
+
+// checkValues rejects the values that no profiler writes and that make
+// reports meaningless. Negative sample values are legal: subtracting a base
+// profile produces them.
+func checkValues(p *profile.Profile) error {
+	switch {
+	case p.Period < 0:
+		return fmt.Errorf("negative sampling period %d", p.Period)
+	case p.DurationNanos < 0:
+		return fmt.Errorf("negative duration %dns", p.DurationNanos)
+	case p.TimeNanos < 0:
+		return fmt.Errorf("negative time %dns", p.TimeNanos)
+	}
+	return nil
+}
+
+// looksLikeText reports whether data starts like a text file.
+func looksLikeText(data []byte) bool {
+	head := data[:min(len(data), 64)]
+	for len(head) > 0 {
+		r, n := utf8.DecodeRune(head)
+		if r == utf8.RuneError && n == 1 && len(head) >= utf8.UTFMax {
+			return false
+		}
+		if r != utf8.RuneError && !unicode.IsPrint(r) && !unicode.IsSpace(r) {
+			return false
+		}
+		head = head[n:]
+	}
+	return true
+}
+
+// firstLine returns data's first line, at most n bytes of it.
+func firstLine(data []byte, n int) string {
+	line, _, _ := bytes.Cut(data[:min(len(data), n)], []byte("\n"))
+	return strings.TrimSpace(string(line))
+}
+
+// oneLine folds a message onto one bounded line.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+// formatBytes prints a size in the largest binary unit that divides it.
+func formatBytes(n int64) string {
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

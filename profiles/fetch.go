@@ -1,0 +1,213 @@
+package profiles
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/perflab/perflab/internal/term"
+)
+
+// CPUProfilePath is the path a bare host:port source refers to, as in
+// "go tool pprof localhost:6060".
+const CPUProfilePath = "/debug/pprof/profile"
+
+// defaultTimeout bounds a fetch when no duration is known.
+const defaultTimeout = 60 * time.Second
+
+// ReadSource returns the raw bytes of one source, exactly as stored or
+// served, without decompressing them. A source is, in order of preference:
+// "-" for standard input; an existing file; a URL such as
+// http://host:port/debug/pprof/heap; or a bare host:port, meaning
+// CPUProfilePath there. For URLs, opts.Seconds sets ?seconds=N and
+// opts.Timeout bounds the whole request (see FetchURL). At most
+// opts.MaxBytes bytes are read.
+func ReadSource(ctx context.Context, source string, opts Options) ([]byte, error) {
+	if source == "-" {
+		return readCapped("standard input", os.Stdin, opts.maxBytes())
+	}
+	info, statErr := os.Stat(source)
+	if statErr == nil {
+		return readFile(source, info, opts.maxBytes())
+	}
+	u, timeout, seconds, ok := SourceURL(source, opts.Seconds, opts.Timeout)
+	if !ok {
+		if errors.Is(statErr, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such file, and not a URL", source)
+		}
+		return nil, fmt.Errorf("%s: %v", source, unwrapPath(statErr))
+	}
+	return fetchURL(ctx, u, timeout, seconds, opts)
+}
+
+func readFile(name string, info os.FileInfo, max int64) ([]byte, error) {
+	if info.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, not a profile", name)
+	}
+	if info.Mode().IsRegular() && info.Size() > max {
+		return nil, fmt.Errorf("%s: %w", name, tooLarge(max))
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, unwrapPath(err))
+	}
+	defer f.Close()
+	return readCapped(name, f, max)
+}
+
+// unwrapPath drops the operation and path an *os.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// SourceURL interprets source as a URL the way "go tool pprof" does. It
+// adds http:// to host:port/path, and CPUProfilePath to a URL without a
+// path. If seconds > 0 it sets ?seconds=N; otherwise a ?seconds=N already
+// in the URL is taken as the duration. The timeout is the one given, else
+// 1.5 x the duration, else 60 s. ok is false if source is not a URL.
+func SourceURL(source string, seconds int, timeout time.Duration) (u string, t time.Duration, dur int, ok bool) {
+	pu, err := url.Parse(source)
+	if err != nil || (pu.Host == "" && pu.Scheme != "" && pu.Scheme != "file") {
+		// "host:port/path" parses as scheme "host".
+		pu, err = url.Parse("http://" + source)
+	}
+	if err != nil || pu.Host == "" {
+		return "", 0, 0, false
+	}
+	if pu.Path == "" || pu.Path == "/" {
+		pu.Path = CPUProfilePath
+	}
+	q := pu.Query()
+	if seconds > 0 {
+		q.Set("seconds", strconv.Itoa(seconds))
+	} else if s, err := strconv.ParseInt(q.Get("seconds"), 10, 32); err == nil && s > 0 {
+		seconds = int(s)
+	}
+	if timeout <= 0 {
+		timeout = defaultTimeout
+		if seconds > 0 {
+			timeout = time.Duration(seconds) * 1500 * time.Millisecond
+		}
+	}
+	pu.RawQuery = q.Encode()
+	return pu.String(), timeout, seconds, true
+}
+
+// fetchURL GETs a profile, showing a countdown on opts.Status while the
+// server collects it. Every error names the URL.
+func fetchURL(ctx context.Context, u string, timeout time.Duration, seconds int, opts Options) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	client := &http.Client{}
+	target := u
+	if pu, err := url.Parse(u); err == nil && pu.Scheme == "https+insecure" {
+		// As in go tool pprof: https without checking the certificate.
+		pu.Scheme = "https"
+		target = pu.String()
+		client.Transport = &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", u, err)
+	}
+	stop := showCountdown(opts.Status, u, seconds)
+	defer stop()
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fetchError(ctx, u, timeout, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: server returned %s%s", u, resp.Status, serverMessage(resp.Body))
+	}
+	data, err := readCapped(u, resp.Body, opts.maxBytes())
+	if err != nil && ctx.Err() != nil {
+		return nil, fetchError(ctx, u, timeout, ctx.Err())
+	}
+	return data, err
+}
+
+// fetchError explains why a request failed: timeout, cancellation, or the
+// network error itself.
+func fetchError(ctx context.Context, u string, timeout time.Duration, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%s: timed out after %v (raise it with -timeout)", u, timeout)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %v", u, ctx.Err())
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return fmt.Errorf("%s: %s", u, oneLine(err.Error()))
+}
+
+// serverMessage returns ": " and the first line of an error response's
+// body (net/http/pprof explains its errors there), bounded in size.
+func serverMessage(body io.Reader) string {
+	sc := bufio.NewScanner(io.LimitReader(body, 4096))
+	if !sc.Scan() {
+		return ""
+	}
+	msg := oneLine(sc.Text())
+	if msg == "" {
+		return ""
+	}
+	return ": " + msg
+}
+
+// showCountdown draws, on w if it is a terminal, how long the server has
+// left to collect the profile, until the returned stop is called.
+func showCountdown(w io.Writer, u string, seconds int) (stop func()) {
+	if w == nil {
+		return func() {}
+	}
+	line := term.NewLine(w)
+	if !line.Enabled() {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			line.Printf("%s", countdownText(u, seconds, time.Since(start)))
+			select {
+			case <-done:
+				line.Clear()
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// countdownText is the status line shown elapsed into a fetch.
+func countdownText(u string, seconds int, elapsed time.Duration) string {
+	el := int(elapsed / time.Second)
+	switch {
+	case seconds <= 0:
+		return fmt.Sprintf("Fetching %s ... %ds", u, el)
+	case el < seconds:
+		return fmt.Sprintf("Fetching %s: collecting, %ds left", u, seconds-el)
+	default:
+		return fmt.Sprintf("Fetching %s: collected, waiting for the server", u)
+	}
+}
