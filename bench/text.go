@@ -187,7 +187,7 @@ func (t *Table) textGeomean(g *grid, notes *footnotes) {
 				g.put(1, "?", 'l')
 			}
 		}
-		g.at(textCol(exp+1) - 1).put(1, notes.marks(s.Warnings), 'l')
+		g.at(textCol(exp+1)-1).put(1, notes.marks(s.Warnings), 'l')
 	}
 }
 

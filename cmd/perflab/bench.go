@@ -2,13 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/perflab/perflab/bench"
+	"github.com/perflab/perflab/internal/term"
+	"github.com/perflab/perflab/profiles"
 )
 
 var benchCmd = &command{
@@ -198,6 +200,11 @@ func report(ts *bench.Tables, f *compareFlags, gate *bench.Gate, stdout, stderr 
 	if len(empty) > 0 {
 		return fmt.Errorf("%s: no benchmark results", strings.Join(empty, ", "))
 	}
+	return checkGate(gate, ts, stderr)
+}
+
+// checkGate prints every -fail-on limit crossed and fails if there is one.
+func checkGate(gate *bench.Gate, ts *bench.Tables, stderr io.Writer) error {
 	if gate == nil {
 		return nil
 	}
@@ -211,6 +218,176 @@ func report(ts *bench.Tables, f *compareFlags, gate *bench.Gate, stdout, stderr 
 	return nil
 }
 
+var benchRunCmd = &command{
+	name: "bench",
+	usage: `usage: perflab bench run [flags] [PACKAGES] -bench REGEX
+
+Compiles the test binaries of PACKAGES (default ".") and runs their
+benchmarks matching REGEX -count times with -benchmem. With -base REV it
+does the same on git revision REV, checked out in a temporary worktree,
+alternating one run of each side at a time so that drift in the
+machine's speed hits both alike. It saves the result files (and profiles)
+in -o DIR, then prints the comparison as 'perflab bench compare' does.
+
+Flags:
+  -bench REGEX      benchmarks to run (required)
+  -count N          runs per side (default 10)
+  -benchtime T      passed to go test -benchtime
+  -base REV         git revision to compare the working tree with
+  -profile KINDS    cpu, mem or cpu,mem: record profiles per side and list
+                    the functions whose share changed most
+  -o DIR            where to save results (default: a new temporary directory)
+  and bench compare's -alpha, -confidence, -table, -row, -col, -ignore,
+  -filter, -format and -fail-on.
+
+Examples:
+  perflab bench run -bench . ./examples/elvis
+  perflab bench run -base HEAD~1 -count 20 -bench 'Algorithm' ./examples/elvis
+  perflab bench run -base main -profile cpu,mem -bench . -fail-on 'sec/op>+5%'
+`,
+}
+
+// runFlags are bench run's own flags.
+type runFlags struct {
+	bench, benchtime, base, profile, out string
+	count                                int
+}
+
+// parseInterleaved parses flags that may follow positional arguments, as in
+// "bench run ./pkg -bench .", and returns the positional arguments.
+func parseInterleaved(c *command, fs *flag.FlagSet, stdout io.Writer, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(c, fs, stdout, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}
+
 func runBenchRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
-	return errors.New("bench run is not implemented yet")
+	fs := newFlagSet(benchRunCmd)
+	var f compareFlags
+	f.register(fs)
+	var rf runFlags
+	fs.StringVar(&rf.bench, "bench", "", "")
+	fs.StringVar(&rf.benchtime, "benchtime", "", "")
+	fs.StringVar(&rf.base, "base", "", "")
+	fs.StringVar(&rf.profile, "profile", "", "")
+	fs.StringVar(&rf.out, "o", "", "")
+	fs.IntVar(&rf.count, "count", 10, "")
+	pkgs, err := parseInterleaved(benchRunCmd, fs, stdout, args)
+	if err != nil {
+		return err
+	}
+	cfg, err := rf.config(pkgs)
+	if err != nil {
+		return err
+	}
+	b, gate, err := f.check()
+	if err != nil {
+		return err
+	}
+	line := term.NewLine(stderr)
+	cfg.Progress = func(run, total int, side, pkg string) {
+		line.Printf("bench run: %d/%d  %s  %s", run+1, total, side, pkg)
+	}
+	res, err := bench.Run(ctx, cfg)
+	line.Clear()
+	if err != nil {
+		return err
+	}
+	files := []bench.Arg{{Path: res.New.Results, Label: "new"}}
+	if res.Old != nil {
+		files = []bench.Arg{{Path: res.Old.Results, Label: res.Old.Name}, files[0]}
+		fmt.Fprintf(stderr, "results: %s %s\n", res.Old.Results, res.New.Results)
+	} else {
+		fmt.Fprintf(stderr, "results: %s\n", res.New.Results)
+	}
+	var empty []string
+	for _, a := range files {
+		n, err := readInput(b, a, stderr)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			empty = append(empty, a.Path)
+		}
+	}
+	ts := b.Tables()
+	if err := report(ts, &f, nil, stdout, stderr, empty); err != nil {
+		return err
+	}
+	if res.Old != nil {
+		if err := printShareChanges(ctx, stdout, res); err != nil {
+			return err
+		}
+	}
+	return checkGate(gate, ts, stderr)
+}
+
+// config checks bench run's flags and turns them into a RunConfig.
+func (rf *runFlags) config(pkgs []string) (bench.RunConfig, error) {
+	cfg := bench.RunConfig{Packages: pkgs, Bench: rf.bench, Count: rf.count, Benchtime: rf.benchtime, Base: rf.base}
+	if rf.bench == "" {
+		return cfg, usageErrorf("-bench REGEX is required")
+	}
+	if rf.count < 1 {
+		return cfg, usageErrorf("-count must be at least 1, not %d", rf.count)
+	}
+	if rf.profile != "" {
+		for _, k := range strings.Split(rf.profile, ",") {
+			if k != "cpu" && k != "mem" {
+				return cfg, usageErrorf("-profile: unknown profile %q: want cpu, mem or cpu,mem", k)
+			}
+			cfg.Profiles = append(cfg.Profiles, k)
+		}
+	}
+	cfg.OutDir = rf.out
+	if cfg.OutDir == "" {
+		dir, err := os.MkdirTemp("", "perflab-bench-")
+		if err != nil {
+			return cfg, err
+		}
+		cfg.OutDir = dir
+	} else if err := os.MkdirAll(cfg.OutDir, 0o777); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// printShareChanges lists, per recorded profile kind, the functions whose
+// share of the profile changed most between the sides.
+func printShareChanges(ctx context.Context, w io.Writer, res *bench.RunResult) error {
+	for _, kind := range []string{"cpu", "mem"} {
+		oldFiles, newFiles := res.Old.Profiles[kind], res.New.Profiles[kind]
+		if len(oldFiles) == 0 || len(newFiles) == 0 {
+			continue
+		}
+		old, err := profiles.Load(ctx, oldFiles, profiles.Options{})
+		if err != nil {
+			return err
+		}
+		new, err := profiles.Load(ctx, newFiles, profiles.Options{})
+		if err != nil {
+			return err
+		}
+		st, title := "cpu", "CPU profile: functions whose share of samples changed most"
+		if kind == "mem" {
+			st, title = "alloc_space", "memory profile: functions whose share of allocated bytes changed most"
+		}
+		changes := bench.CompareShares(bench.FlatShares(old, st), bench.FlatShares(new, st), 10)
+		fmt.Fprintln(w)
+		if err := bench.WriteShareChanges(w, title, changes); err != nil {
+			return err
+		}
+	}
+	return nil
 }
