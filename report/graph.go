@@ -1,0 +1,219 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+)
+
+// A valuer picks a sample's value and, for mean reports, its divisor.
+type valuer struct {
+	index int // sample value index
+	div   int // index of the divisor, or -1
+}
+
+func (v valuer) get(vals []int64) (w, dw int64) {
+	w = vals[v.index]
+	if v.div >= 0 {
+		dw = vals[v.div]
+	}
+	return w, dw
+}
+
+// stats holds every node's flat and cumulative values. A sample adds to
+// the cumulative value of each node on its stack once, however often the
+// node recurs, and to the flat value of its innermost frame.
+type stats struct {
+	flat, flatDiv, cum, cumDiv []int64
+}
+
+func (s *stats) flatValue(n int32) int64 { return divide(s.flat[n], s.flatDiv[n]) }
+func (s *stats) cumValue(n int32) int64  { return divide(s.cum[n], s.cumDiv[n]) }
+
+func divide(v, d int64) int64 {
+	if d == 0 {
+		return v
+	}
+	return v / d
+}
+
+// computeStats makes one pass over all samples' stacks.
+func (ix *index) computeStats(val valuer) *stats {
+	nn := len(ix.infos)
+	s := &stats{make([]int64, nn), make([]int64, nn), make([]int64, nn), make([]int64, nn)}
+	stamp := make([]int32, nn)
+	for si := range ix.values {
+		w, dw := val.get(ix.values[si])
+		if w == 0 && dw == 0 {
+			continue
+		}
+		mark := int32(si + 1)
+		leaf := int32(-1)
+		for k := ix.stkStart[si+1] - 1; k >= ix.stkStart[si]; k-- {
+			loc := ix.stkLocs[k]
+			for j := ix.locStart[loc+1] - 1; j >= ix.locStart[loc]; j-- {
+				n := ix.locNodes[j]
+				if stamp[n] != mark {
+					stamp[n] = mark
+					s.cum[n] += w
+					s.cumDiv[n] += dw
+				}
+				leaf = n
+			}
+		}
+		if leaf >= 0 {
+			s.flat[leaf] += w
+			s.flatDiv[leaf] += dw
+		}
+	}
+	return s
+}
+
+// An edge is a call from src to dst seen in the samples' stacks.
+type edge struct {
+	src, dst int32
+	w, wdiv  int64
+	residual bool  // some contributing stack skipped dropped nodes in between
+	inline   bool  // every contributing call was an inlined one
+	mark     int32 // last sample that added to w
+}
+
+// computeEdges collects the edges between kept nodes (all when kept is
+// nil). A stack that passes through dropped nodes links the kept nodes on
+// either side with a residual edge.
+func (ix *index) computeEdges(val valuer, kept []bool) []edge {
+	var edges []edge
+	tab := newEdgeTable(len(ix.infos))
+	for si := range ix.values {
+		w, dw := val.get(ix.values[si])
+		if w == 0 && dw == 0 {
+			continue
+		}
+		mark := int32(si + 1)
+		parent := int32(-1)
+		residual := false
+		for k := ix.stkStart[si+1] - 1; k >= ix.stkStart[si]; k-- {
+			loc := ix.stkLocs[k]
+			outer := ix.locStart[loc+1] - 1
+			for j := outer; j >= ix.locStart[loc]; j-- {
+				n := ix.locNodes[j]
+				if kept != nil && !kept[n] {
+					residual = true
+					continue
+				}
+				if parent >= 0 && n != parent {
+					ei, isNew := tab.lookup(parent, n, int32(len(edges)))
+					if isNew {
+						edges = append(edges, edge{src: parent, dst: n, inline: j != outer})
+					}
+					e := &edges[ei]
+					if e.mark != mark {
+						e.mark = mark
+						e.w += w
+						e.wdiv += dw
+						if residual {
+							e.residual = true
+						}
+						if j == outer {
+							e.inline = false
+						}
+					}
+				}
+				parent = n
+				residual = false
+			}
+		}
+	}
+	return edges
+}
+
+// An edgeTable maps (src, dst) node pairs to edge indexes: open addressing
+// over uint64 keys, much cheaper than a Go map in the per-frame loop.
+type edgeTable struct {
+	keys  []uint64
+	vals  []int32
+	n     int
+	shift uint
+}
+
+func newEdgeTable(hint int) *edgeTable {
+	t := &edgeTable{}
+	t.resize(max(hint*2, 1024))
+	return t
+}
+
+func (t *edgeTable) resize(size int) {
+	bits := uint(10)
+	for 1<<bits < size {
+		bits++
+	}
+	oldK, oldV := t.keys, t.vals
+	t.keys = make([]uint64, 1<<bits)
+	t.vals = make([]int32, 1<<bits)
+	t.shift = 64 - bits
+	t.n = 0
+	for i, k := range oldK {
+		if k != 0 {
+			t.insert(k, oldV[i])
+		}
+	}
+}
+
+func (t *edgeTable) insert(k uint64, v int32) {
+	mask := uint64(len(t.keys) - 1)
+	for h := (k * 0x9E3779B97F4A7C15) >> t.shift; ; h = (h + 1) & mask {
+		if t.keys[h] == 0 {
+			t.keys[h], t.vals[h] = k, v
+			t.n++
+			return
+		}
+	}
+}
+
+// lookup returns the index of edge (src, dst), registering next for it if
+// it is new.
+func (t *edgeTable) lookup(src, dst, next int32) (int32, bool) {
+	k := uint64(uint32(src))<<32 | uint64(uint32(dst)) | 1<<63
+	mask := uint64(len(t.keys) - 1)
+	for h := (k * 0x9E3779B97F4A7C15) >> t.shift; ; h = (h + 1) & mask {
+		switch t.keys[h] {
+		case k:
+			return t.vals[h], false
+		case 0:
+			if 2*(t.n+1) > len(t.keys) {
+				t.resize(4 * len(t.keys))
+				return t.lookup(src, dst, next)
+			}
+			t.keys[h], t.vals[h] = k, next
+			t.n++
+			return next, true
+		}
+	}
+}
+
+// sortNodes orders nodes as pprof does: by flat (or cum) magnitude, then
+// by name, then by the other value, then by the full node identity.
+func (ix *index) sortNodes(nodes []int32, st *stats, cum bool) {
+	primary, secondary := st.flat, st.cum
+	if cum {
+		primary, secondary = st.cum, st.flat
+	}
+	sort.Slice(nodes, func(a, b int) bool {
+		l, r := nodes[a], nodes[b]
+		if lv, rv := abs64(primary[l]), abs64(primary[r]); lv != rv {
+			return lv > rv
+		}
+		if l != r {
+			li, ri := &ix.infos[l], &ix.infos[r]
+			if li.Address != 0 && ri.Address != 0 && li.Address != ri.Address {
+				return li.Address < ri.Address
+			}
+			if ix.names[l] != ix.names[r] {
+				return ix.names[l] < ix.names[r]
+			}
+		}
+		if lv, rv := abs64(secondary[l]), abs64(secondary[r]); lv != rv {
+			return lv > rv
+		}
+		return fmt.Sprint(ix.infos[l]) < fmt.Sprint(ix.infos[r])
+	})
+}

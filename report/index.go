@@ -1,0 +1,285 @@
+package report
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/google/pprof/profile"
+)
+
+// nodeInfo identifies a graph node: a frame at the chosen granularity. Its
+// fields and their order match pprof's, because pprof breaks ties between
+// equal-looking nodes by comparing this struct's default formatting.
+type nodeInfo struct {
+	Name      string
+	OrigName  string
+	Address   uint64
+	File      string
+	StartLine int
+	Lineno    int
+	Columnno  int
+	Objfile   string
+}
+
+// printableName is the node's name as reports print it: address, function
+// and file:line, whichever the granularity kept.
+func (n *nodeInfo) printableName() string {
+	var parts []string
+	if n.Address != 0 {
+		parts = append(parts, hex16(n.Address))
+	}
+	if n.Name != "" {
+		parts = append(parts, n.Name)
+	}
+	switch {
+	case n.Lineno != 0:
+		s := n.File + ":" + strconv.Itoa(n.Lineno)
+		if n.Columnno != 0 {
+			s += ":" + strconv.Itoa(n.Columnno)
+		}
+		parts = append(parts, s)
+	case n.File != "":
+		parts = append(parts, n.File)
+	case n.Name != "":
+	case n.Objfile != "":
+		parts = append(parts, "["+filepath.Base(n.Objfile)+"]")
+	default:
+		parts = append(parts, "<unknown>")
+	}
+	return strings.Join(parts, " ")
+}
+
+// An index is a profile in integer form: interned nodes, each location as
+// a run of node IDs (innermost inlined frame first, as in the profile) and
+// each sample as a run of location indexes (leaf first).
+type index struct {
+	infos []nodeInfo
+	names []string // printable names, by node ID
+
+	locStart []int32 // location i's nodes are locNodes[locStart[i]:locStart[i+1]]
+	locNodes []int32
+
+	stkStart []int32 // sample i's locations are stkLocs[stkStart[i]:stkStart[i+1]]
+	stkLocs  []int32
+	values   [][]int64 // sample values, by sample
+}
+
+// granularity says which parts of a frame identify a node.
+type granularity struct {
+	function, file, line, column, address, inlines bool
+	objNames                                       bool // keep the object file name and start line
+	trimPath, sourcePath                           string
+	trim                                           bool // apply trimPath to file names
+}
+
+func newGranularity(o *Options, objNames, trim bool) granularity {
+	g := granularity{inlines: !o.NoInlines, objNames: objNames, trimPath: o.TrimPath, sourcePath: o.SourcePath, trim: trim}
+	switch o.Granularity {
+	case "addresses":
+		g.function, g.file, g.line, g.address = true, true, true, true
+		g.column = g.inlines // pprof aggregates nothing at all in this case
+	case "lines":
+		g.function, g.file, g.line = true, true, true
+	case "files":
+		g.file = true
+	case "filefunctions":
+		g.function, g.file = true, true
+	default:
+		g.function = true
+	}
+	return g
+}
+
+// newIndex interns p's frames at granularity g.
+func newIndex(p *profile.Profile, g granularity) *index {
+	ix := &index{}
+	ids := make(map[nodeInfo]int32, len(p.Location))
+	intern := func(ni nodeInfo) int32 {
+		id, ok := ids[ni]
+		if !ok {
+			id = int32(len(ix.infos))
+			ids[ni] = id
+			ix.infos = append(ix.infos, ni)
+		}
+		return id
+	}
+	
+	fns := make(map[*profile.Function]fnKey, len(p.Function))
+	locIdx := newLocIndex(p.Location)
+	ix.locStart = make([]int32, 0, len(p.Location)+1)
+	for _, l := range p.Location {
+		ix.locStart = append(ix.locStart, int32(len(ix.locNodes)))
+		var objfile string
+		if l.Mapping != nil {
+			objfile = l.Mapping.File
+		}
+		addr := l.Address
+		if !g.address {
+			addr = 0
+		}
+		lines := l.Line
+		if !g.inlines && len(lines) > 1 {
+			lines = lines[len(lines)-1:]
+		}
+		if len(lines) == 0 {
+			ix.locNodes = append(ix.locNodes, intern(nodeInfo{Address: addr, Objfile: objfile}))
+			continue
+		}
+		for _, ln := range lines {
+			ni := nodeInfo{Address: addr}
+			if f := ln.Function; f != nil {
+				k, ok := fns[f]
+				if !ok {
+					k = g.funcKey(f)
+					fns[f] = k
+				}
+				ni.Name, ni.File = k.name, k.file
+				if g.line {
+					ni.Lineno = int(ln.Line)
+				}
+				if g.column {
+					ni.Columnno = int(ln.Column)
+				}
+				if g.objNames || ni.Name == "" {
+					ni.Objfile, ni.StartLine = objfile, int(f.StartLine)
+				}
+			} else {
+				ni.Objfile = objfile
+			}
+			ix.locNodes = append(ix.locNodes, intern(ni))
+		}
+	}
+	ix.locStart = append(ix.locStart, int32(len(ix.locNodes)))
+	ix.names = make([]string, len(ix.infos))
+	for i := range ix.infos {
+		ix.names[i] = ix.infos[i].printableName()
+	}
+	ix.addSamples(p.Sample, locIdx)
+	return ix
+}
+
+// fnKey is the part of a node taken from its function.
+type fnKey struct{ name, file string }
+
+// funcKey returns the name and file a node of function f carries.
+func (g *granularity) funcKey(f *profile.Function) fnKey {
+	var k fnKey
+	if g.function {
+		k.name = f.Name
+	}
+	if g.file && f.Filename != "" {
+		name := f.Filename
+		if g.trim {
+			name = trimPath(name, g.trimPath, g.sourcePath)
+		}
+		if name != "" {
+			k.file = filepath.Clean(name)
+		}
+	}
+	return k
+}
+
+// A locIndex maps location IDs to their position in Profile.Location:
+// a slice when IDs are dense, as Go writes them, else a map.
+type locIndex struct {
+	dense  []int32
+	sparse map[uint64]int32
+}
+
+func newLocIndex(locs []*profile.Location) *locIndex {
+	var max uint64
+	for _, l := range locs {
+		if l.ID > max {
+			max = l.ID
+		}
+	}
+	li := &locIndex{}
+	if max <= uint64(4*len(locs)+1024) {
+		li.dense = make([]int32, max+1)
+		for i := range li.dense {
+			li.dense[i] = -1
+		}
+		for i, l := range locs {
+			li.dense[l.ID] = int32(i)
+		}
+		return li
+	}
+	li.sparse = make(map[uint64]int32, len(locs))
+	for i, l := range locs {
+		li.sparse[l.ID] = int32(i)
+	}
+	return li
+}
+
+func (li *locIndex) get(id uint64) int32 {
+	if li.dense != nil {
+		if id < uint64(len(li.dense)) {
+			return li.dense[id]
+		}
+		return -1
+	}
+	if i, ok := li.sparse[id]; ok {
+		return i
+	}
+	return -1
+}
+
+// addSamples records every sample's stack as location indexes. A frame
+// whose location is not in the profile's table (CheckValid refuses such
+// profiles) is skipped.
+func (ix *index) addSamples(samples []*profile.Sample, li *locIndex) {
+	n := 0
+	for _, s := range samples {
+		n += len(s.Location)
+	}
+	ix.stkStart = make([]int32, 0, len(samples)+1)
+	ix.stkLocs = make([]int32, 0, n)
+	ix.values = make([][]int64, 0, len(samples))
+	for _, s := range samples {
+		ix.stkStart = append(ix.stkStart, int32(len(ix.stkLocs)))
+		for _, l := range s.Location {
+			if i := li.get(l.ID); i >= 0 {
+				ix.stkLocs = append(ix.stkLocs, i)
+			}
+		}
+		ix.values = append(ix.values, s.Value)
+	}
+	ix.stkStart = append(ix.stkStart, int32(len(ix.stkLocs)))
+}
+
+// trimPath removes from a source path the prefixes -trim_path lists or,
+// without -trim_path, everything up to a directory named like one of the
+// -source_path entries, as pprof does before looking for the file.
+func trimPath(path, trim, search string) string {
+	sPath, search := filepath.ToSlash(path), filepath.ToSlash(search)
+	if trim == "" {
+		for _, dir := range filepath.SplitList(search) {
+			want := "/" + filepath.Base(dir) + "/"
+			if i := strings.Index(sPath, want); i != -1 {
+				return path[i+len(want):]
+			}
+		}
+	}
+	prefixes := append(filepath.SplitList(filepath.ToSlash(trim)), "/proc/self/cwd/./", "/proc/self/cwd/")
+	for _, pre := range prefixes {
+		if !strings.HasSuffix(pre, "/") {
+			pre += "/"
+		}
+		if strings.HasPrefix(sPath, pre) {
+			return path[len(pre):]
+		}
+	}
+	return path
+}
+
+// hex16 formats an address as pprof's node names do: 16 hex digits.
+func hex16(a uint64) string {
+	const digits = "0123456789abcdef"
+	var b [16]byte
+	for i := 15; i >= 0; i-- {
+		b[i] = digits[a&15]
+		a >>= 4
+	}
+	return string(b[:])
+}

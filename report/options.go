@@ -1,0 +1,137 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Kind names a report.
+type Kind string
+
+// The reports Generate writes, named as pprof's commands.
+const (
+	Top    Kind = "top"
+	Peek   Kind = "peek"
+	Tree   Kind = "tree"
+	Traces Kind = "traces"
+	Tags   Kind = "tags"
+	Raw    Kind = "raw"
+	List   Kind = "list"
+)
+
+// Options are pprof's report settings, with its flag names in comments.
+// Start from DefaultOptions: the zero value is not pprof's default.
+type Options struct {
+	SampleIndex string // -sample_index: a sample type name or index; "" means the last
+	Mean        bool   // -mean: divide values by the first sample value (as -mean_delay)
+
+	Cum          bool    // -cum: sort by cumulative value
+	NodeCount    int     // -nodecount; -1 means the report's default (top: all, tree: 80)
+	NodeFraction float64 // -nodefraction
+	EdgeFraction float64 // -edgefraction
+
+	Focus, Ignore, Hide, Show, ShowFrom string // sample and frame filters (regexps)
+	TagFocus, TagIgnore                 string // label filters: regexps or numeric ranges
+
+	// Granularity is functions, filefunctions, files, lines or addresses;
+	// "" means the report's default (lines for list, functions otherwise).
+	Granularity string
+	NoInlines   bool // -noinlines: attribute inlined frames to their caller
+
+	Unit                string  // -unit: output unit, or "minimum" / "auto"
+	DivideBy            float64 // -divide_by
+	RelativePercentages bool    // -relative_percentages
+	CompactLabels       bool    // -compact_labels
+
+	SourcePath string // -source_path: where list looks for source files
+	TrimPath   string // -trim_path: path prefixes removed before the search
+
+	// Symbol is the regexp of peek and list (and an optional filter of tree).
+	Symbol string
+
+	// Warnings, if not nil, receives pprof's warnings such as
+	// "Focus expression matched no samples".
+	Warnings io.Writer
+}
+
+// DefaultOptions returns pprof's defaults.
+func DefaultOptions() Options {
+	return Options{
+		NodeCount:    -1,
+		NodeFraction: 0.005,
+		EdgeFraction: 0.001,
+		Unit:         "minimum",
+		DivideBy:     1,
+	}
+}
+
+// granularities lists the accepted values of Options.Granularity.
+var granularities = []string{"functions", "filefunctions", "files", "lines", "addresses"}
+
+// effective returns the options a report of kind k actually uses: pprof
+// turns trimming off for peek and list, and picks the default node count
+// and granularity per report.
+func (o Options) effective(k Kind) (Options, error) {
+	if o.DivideBy == 0 {
+		return o, errors.New("zero divisor specified")
+	}
+	if o.Granularity != "" && !contains(granularities, o.Granularity) {
+		return o, fmt.Errorf("unknown granularity %q (want one of %s)", o.Granularity, strings.Join(granularities, ", "))
+	}
+	trim := true
+	switch k {
+	case Peek:
+		trim = false
+	case List:
+		trim = false
+		o.Granularity = "lines"
+	case Top:
+		if o.NodeCount == -1 {
+			o.NodeCount = 0
+		}
+	default:
+		if o.NodeCount == -1 {
+			o.NodeCount = 80
+		}
+	}
+	if k == Raw {
+		trim = false
+		o.Granularity = "addresses"
+	}
+	if !trim {
+		o.NodeCount, o.NodeFraction, o.EdgeFraction = 0, 0, 0
+	}
+	if o.Granularity == "" {
+		o.Granularity = "functions"
+	}
+	return o, nil
+}
+
+// activeFilters lists the filters in effect as pprof's legend shows them.
+func (o *Options) activeFilters() []string {
+	var out []string
+	add := func(k, v string) {
+		if v != "" {
+			out = append(out, k+"="+v)
+		}
+	}
+	add("focus", o.Focus)
+	add("ignore", o.Ignore)
+	add("hide", o.Hide)
+	add("show", o.Show)
+	add("show_from", o.ShowFrom)
+	add("tagfocus", o.TagFocus)
+	add("tagignore", o.TagIgnore)
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,124 @@
+package report
+
+// A trimmed graph is what top, tree and peek show: the nodes left after
+// -nodefraction and -nodecount, sorted, with the edges between them.
+type trimmed struct {
+	ix        *index
+	st        *stats
+	nodes     []int32 // shown nodes, in report order
+	origCount int     // nodes before -nodecount
+	dropped   int     // nodes under -nodefraction
+	edges     []edge
+	in, out   [][]int32 // edge indexes by node ID
+}
+
+// buildGraph indexes the filtered profile and trims its graph as pprof's
+// text reports do.
+func (r *run) buildGraph(objNames bool) *trimmed {
+	ix := newIndex(r.p, newGranularity(&r.o, objNames, true))
+	st := ix.computeStats(r.val)
+	g := &trimmed{ix: ix, st: st}
+	var graphFlat int64
+	for n := range ix.infos {
+		if st.cum[n] != 0 || st.flat[n] != 0 {
+			g.nodes = append(g.nodes, int32(n))
+			graphFlat += st.flat[n]
+		}
+	}
+	var kept []bool
+	nodeCut := abs64(int64(float64(graphFlat) * r.o.NodeFraction))
+	if nodeCut > 0 {
+		all := len(g.nodes)
+		g.nodes = filterNodes(g.nodes, func(n int32) bool { return abs64(st.cum[n]) >= nodeCut })
+		if len(g.nodes) != all {
+			g.dropped = all - len(g.nodes)
+			kept = keepSet(len(ix.infos), g.nodes)
+		}
+	}
+	g.origCount = len(g.nodes)
+	ix.sortNodes(g.nodes, st, r.o.Cum)
+	if c := r.o.NodeCount; c > 0 && c < len(g.nodes) {
+		g.nodes = g.nodes[:c]
+		kept = keepSet(len(ix.infos), g.nodes)
+	}
+	edgeCut := abs64(int64(float64(graphFlat) * r.o.EdgeFraction))
+	g.edges = ix.computeEdges(r.val, kept)
+	g.in = make([][]int32, len(ix.infos))
+	g.out = make([][]int32, len(ix.infos))
+	for i := range g.edges {
+		e := &g.edges[i]
+		if abs64(e.w) < edgeCut {
+			continue
+		}
+		g.in[e.dst] = append(g.in[e.dst], int32(i))
+		g.out[e.src] = append(g.out[e.src], int32(i))
+	}
+	r.selectUnit(g)
+	return g
+}
+
+func filterNodes(nodes []int32, keep func(int32) bool) []int32 {
+	out := nodes[:0]
+	for _, n := range nodes {
+		if keep(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func keepSet(size int, nodes []int32) []bool {
+	k := make([]bool, size)
+	for _, n := range nodes {
+		k[n] = true
+	}
+	return k
+}
+
+// shownTotal is the sum of the shown nodes' flat values.
+func (g *trimmed) shownTotal() int64 {
+	var t int64
+	for _, n := range g.nodes {
+		t += g.st.flatValue(n)
+	}
+	return t
+}
+
+// selectUnit picks the output unit for -unit=minimum: the unit of the
+// smallest shown value, or a larger one when values span more than 100x.
+func (r *run) selectUnit(g *trimmed) {
+	if r.o.Unit != "minimum" || len(g.nodes) == 0 {
+		return
+	}
+	var minV int64
+	for _, n := range g.nodes {
+		v := abs64(g.st.flatValue(n))
+		if v == 0 {
+			v = abs64(g.st.cumValue(n))
+		}
+		if v > 0 && (minV == 0 || v < minV) {
+			minV = v
+		}
+	}
+	maxV := r.total
+	if minV == 0 {
+		minV = maxV
+	}
+	if d := r.o.DivideBy; d != 1 {
+		if ratio := 1 / d; ratio > 0 {
+			minV = int64(float64(minV) * ratio)
+			maxV = int64(float64(maxV) * ratio)
+		}
+	}
+	_, minU := scale(minV, r.sampleUnit, "minimum")
+	_, maxU := scale(maxV, r.sampleUnit, "minimum")
+	u := minU
+	if minU != maxU && minV*100 < maxV {
+		_, u = scale(100*minV, r.sampleUnit, "minimum")
+	}
+	if u != "" {
+		r.o.Unit = u
+	} else {
+		r.o.Unit = r.sampleUnit
+	}
+}
