@@ -104,7 +104,7 @@ func newIndex(p *profile.Profile, g granularity) *index {
 		}
 		return id
 	}
-	
+
 	fns := make(map[*profile.Function]fnKey, len(p.Function))
 	locIdx := newLocIndex(p.Location)
 	ix.locStart = make([]int32, 0, len(p.Location)+1)
