@@ -20,11 +20,17 @@ type pendingFile struct {
 func createPending(name string) (*pendingFile, error) {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cannot create directory %s: %w", dir, unwrapPath(err))
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp*")
 	if err != nil {
 		return nil, fmt.Errorf("cannot write to %s: %w", dir, unwrapPath(err))
+	}
+	// CreateTemp makes the file private; give it os.Create's mode.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
 	}
 	return &pendingFile{File: f, final: name}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/google/pprof/profile"
@@ -107,9 +108,35 @@ func (p *wallProfile) add(key []byte, pcs []uintptr, nanos int64) []byte {
 	return key
 }
 
-// samplerFunc is the name of the sampling loop, whose own goroutine is
-// left out of the profile.
-var samplerFunc = runtime.FuncForPC(reflect.ValueOf((*wallSampler).run).Pointer()).Name()
+// machinery lists the entry functions of goroutines that belong to the
+// profiling itself (this sampler, the signal watcher, the CPU profile and
+// trace readers) rather than to the program; their stacks are left out.
+var machinery []string
+
+func init() {
+	machinery = []string{
+		funcName((*wallSampler).run),
+		funcName((*Session).watch),
+		"runtime/pprof.profileWriter",
+		"os/signal.loop",
+		"runtime/trace.(*traceMultiplexer)",
+	}
+}
+
+func funcName(f any) string {
+	return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+}
+
+// isMachinery reports whether a function belongs to the profiling
+// machinery.
+func isMachinery(name string) bool {
+	for _, m := range machinery {
+		if strings.HasPrefix(name, m) {
+			return true
+		}
+	}
+	return false
+}
 
 // Write encodes the recorded samples as a gzipped profile.proto with
 // sample types samples/count and wall/nanoseconds.
@@ -142,7 +169,7 @@ func (p *wallProfile) build() *profile.Profile {
 			loc := b.location(pc)
 			locs = append(locs, loc)
 			for _, ln := range loc.Line {
-				self = self || ln.Function.Name == samplerFunc
+				self = self || isMachinery(ln.Function.Name)
 			}
 		}
 		if self {
