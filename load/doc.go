@@ -1,0 +1,21 @@
+// Package load puts HTTP load on a server and measures it: a fixed number
+// of requests (N) or a fixed time (Duration), from C concurrent workers,
+// optionally at a fixed total rate.
+//
+// At a fixed rate, every request has an intended send time, start +
+// i/Rate. A request whose intended time passes while every worker is busy
+// waits for one, and its latency is measured from its intended time, not
+// from when it finally went out (wrk2's model, correcting coordinated
+// omission). The uncorrected latencies are kept beside the corrected ones,
+// with how many requests went out late and by how much.
+//
+// Every latency goes into an HDR histogram at nanosecond units and three
+// significant digits: no sampling, no cap on the number of requests.
+//
+// Plain HTTP/1.1 and HTTPS requests use a lean client of this package's
+// own (internal/http1) that costs a fraction of net/http's CPU per
+// request; HTTP/2, proxies and redirects go through net/http.
+//
+// Run stops when the context is canceled, aborting the requests in
+// flight, and returns what completed before.
+package load

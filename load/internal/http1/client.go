@@ -1,0 +1,193 @@
+package http1
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"sync/atomic"
+	"time"
+)
+
+// A Target says where requests go and what they are.
+type Target struct {
+	Host    string      // host name or IP, without port
+	Port    string      // port number
+	TLS     *tls.Config // nil for plain HTTP
+	Request []byte      // the whole request, written as-is for every call
+	Head    bool        // the request's method is HEAD: responses have no body
+	// Close means the request asks the server to close the connection
+	// (keep-alive disabled): each call dials afresh.
+	Close bool
+}
+
+// Timing is where one call's time went, as net/http/httptrace's hooks
+// would split it.
+type Timing struct {
+	DNS   time.Duration // resolving the host name (0 for an IP or a reused connection)
+	Conn  time.Duration // getting a connection: resolve, dial, TLS handshake
+	Write time.Duration // writing the request
+	Wait  time.Duration // from the request written to the first response byte
+	Read  time.Duration // from the first response byte to the end of the body
+}
+
+// A Result is what one call got back.
+type Result struct {
+	Head  Head
+	Bytes int64 // body bytes
+}
+
+// A Conn is one client connection, redialed as needed. It is not safe for
+// concurrent use: a load worker owns one.
+type Conn struct {
+	target  *Target
+	nc      net.Conn
+	br      *bufio.Reader
+	reused  bool
+	current atomic.Pointer[net.Conn] // nc, for Abort
+	aborted atomic.Bool
+}
+
+// NewConn returns a Conn for t. It dials on the first call.
+func NewConn(t *Target) *Conn { return &Conn{target: t} }
+
+// Close closes the current connection, if any.
+func (c *Conn) Close() error {
+	if c.nc == nil {
+		return nil
+	}
+	err := c.nc.Close()
+	c.nc = nil
+	c.current.Store(nil)
+	return err
+}
+
+// ErrAborted is returned by calls after Abort.
+var ErrAborted = errors.New("aborted")
+
+// Abort makes a call in progress on another goroutine fail at once, and
+// every later call fail with ErrAborted. Unlike Close it is safe to call
+// concurrently with Do.
+func (c *Conn) Abort() {
+	c.aborted.Store(true)
+	if p := c.current.Load(); p != nil {
+		(*p).SetDeadline(time.Unix(1, 0))
+	}
+}
+
+// Do sends the request and reads the whole response into r and tm. A
+// non-zero deadline bounds the call. A request that failed on a reused
+// connection before any response byte arrived is retried once on a new
+// connection, as net/http does: the server had closed the idle connection.
+func (c *Conn) Do(ctx context.Context, deadline time.Time, r *Result, tm *Timing) error {
+	*tm = Timing{}
+	err := c.do(ctx, deadline, r, tm)
+	if err != nil && c.reused && errors.Is(err, errIdleClosed) {
+		c.Close()
+		*tm = Timing{}
+		err = c.do(ctx, deadline, r, tm)
+	}
+	if errors.Is(err, errIdleClosed) {
+		err = io.EOF
+	}
+	if err != nil || c.target.Close || r.Head.Close {
+		c.Close()
+	}
+	return err
+}
+
+// errIdleClosed marks a connection that ended before the first response byte.
+var errIdleClosed = errors.New("connection closed before the response")
+
+func (c *Conn) do(ctx context.Context, deadline time.Time, r *Result, tm *Timing) error {
+	t0 := time.Now()
+	c.reused = c.nc != nil
+	if c.nc == nil {
+		if err := c.dial(ctx, deadline, tm); err != nil {
+			return err
+		}
+	}
+	t1 := time.Now()
+	tm.Conn = t1.Sub(t0)
+	if !deadline.IsZero() {
+		c.nc.SetDeadline(deadline)
+	}
+	if c.aborted.Load() {
+		return ErrAborted
+	}
+	if _, err := c.nc.Write(c.target.Request); err != nil {
+		if c.reused {
+			return errIdleClosed
+		}
+		return err
+	}
+	t2 := time.Now()
+	tm.Write = t2.Sub(t1)
+	if _, err := c.br.Peek(1); err != nil {
+		if err == io.EOF || isReset(err) {
+			return errIdleClosed
+		}
+		return err
+	}
+	t3 := time.Now()
+	tm.Wait = t3.Sub(t2)
+	if err := ReadHead(c.br, &r.Head); err != nil {
+		return err
+	}
+	n, err := DiscardBody(c.br, &r.Head, c.target.Head)
+	r.Bytes = n
+	tm.Read = time.Since(t3)
+	return err
+}
+
+func (c *Conn) dial(ctx context.Context, deadline time.Time, tm *Timing) error {
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	host := c.target.Host
+	if net.ParseIP(host) == nil {
+		t := time.Now()
+		addrs, err := net.DefaultResolver.LookupHost(ctx, host)
+		tm.DNS = time.Since(t)
+		if err != nil {
+			return err
+		}
+		host = addrs[0]
+	}
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", net.JoinHostPort(host, c.target.Port))
+	if err != nil {
+		return err
+	}
+	if c.target.TLS != nil {
+		tc := tls.Client(nc, c.target.TLS)
+		if err := tc.HandshakeContext(ctx); err != nil {
+			nc.Close()
+			return &TLSError{Err: err}
+		}
+		nc = tc
+	}
+	c.nc = nc
+	c.current.Store(&nc)
+	if c.br == nil {
+		c.br = bufio.NewReaderSize(nc, 32<<10)
+	} else {
+		c.br.Reset(nc)
+	}
+	return nil
+}
+
+// A TLSError is a failed TLS handshake.
+type TLSError struct{ Err error }
+
+func (e *TLSError) Error() string { return "TLS handshake: " + e.Err.Error() }
+func (e *TLSError) Unwrap() error { return e.Err }
+
+func isReset(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "read" && errors.Is(err, errConnReset)
+}

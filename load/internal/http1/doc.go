@@ -1,0 +1,10 @@
+// Package http1 is a lean HTTP/1.1 client for load generation: one
+// persistent connection, a request serialized once and written as-is, and
+// a response parser that reads the status line and the few headers that
+// frame the body, then discards the body without allocating.
+//
+// It exists because net/http's client spends several times more CPU per
+// request than the server it measures (see scripts/bench-load); package
+// load falls back to net/http for what only it supports: HTTP/2, proxies
+// and following redirects.
+package http1

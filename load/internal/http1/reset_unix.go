@@ -1,0 +1,5 @@
+package http1
+
+import "syscall"
+
+var errConnReset error = syscall.ECONNRESET

@@ -1,0 +1,209 @@
+package load
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Run puts the load cfg describes on its URL and returns what it measured.
+// It returns an error only for a bad Config; failed requests are counted
+// in the Result. Canceling ctx stops the run: requests in flight are
+// abandoned and not counted, and the Result holds what completed before,
+// with Interrupted set.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	t, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	newClient, err := t.clientFactory()
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{t: t, ctx: ctx, newClient: newClient}
+	return r.run(), nil
+}
+
+// A client sends the run's request and fills in a Sample's status, size
+// and phases. Each worker owns one.
+type client interface {
+	do(ctx context.Context, deadline time.Time, s *Sample) error
+	abort() // make a call in progress fail now; safe from another goroutine
+	close()
+}
+
+type runner struct {
+	t         *target
+	ctx       context.Context
+	newClient func() client
+	start     time.Time
+	end       time.Time     // zero unless Duration
+	interval  time.Duration // between intended send times; 0 unless Rate
+	next      atomic.Int64  // the next request's sequence number
+	sent      atomic.Int64  // completed, for progress
+	errors    atomic.Int64
+	shards    []*shard
+	sampleMu  sync.Mutex
+	clientsMu sync.Mutex
+	clients   []client
+}
+
+func (r *runner) run() *Result {
+	rate := r.t.cfg.Rate > 0
+	nshards := min(r.t.c, 2*runtime.GOMAXPROCS(0))
+	for range nshards {
+		r.shards = append(r.shards, newShard(rate))
+	}
+	if rate {
+		r.interval = time.Duration(float64(time.Second) / r.t.cfg.Rate)
+	}
+	r.start = time.Now()
+	if r.t.cfg.Duration > 0 {
+		r.end = r.start.Add(r.t.cfg.Duration)
+	}
+	stopAbort := context.AfterFunc(r.ctx, r.abortAll)
+	defer stopAbort()
+	stopProgress := r.progress()
+	var wg sync.WaitGroup
+	for i := range r.t.c {
+		wg.Go(func() { r.work(r.shards[i%nshards]) })
+	}
+	wg.Wait()
+	elapsed := time.Since(r.start)
+	stopProgress()
+	res := result(r.shards, rate)
+	res.Elapsed = elapsed
+	res.Rate = r.t.cfg.Rate
+	res.Interrupted = r.ctx.Err() != nil
+	return res
+}
+
+func (r *runner) abortAll() {
+	r.clientsMu.Lock()
+	defer r.clientsMu.Unlock()
+	for _, c := range r.clients {
+		c.abort()
+	}
+}
+
+// work is one worker: it takes sequence numbers in turn and sends a request
+// for each, at its intended time in rate mode, until the run's end.
+func (r *runner) work(sh *shard) {
+	c := r.newClient()
+	r.clientsMu.Lock()
+	r.clients = append(r.clients, c)
+	r.clientsMu.Unlock()
+	if r.ctx.Err() != nil {
+		c.abort()
+	}
+	defer c.close()
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	var s Sample
+	for {
+		i := r.next.Add(1) - 1
+		if r.t.n > 0 && i >= r.t.n {
+			return
+		}
+		var intended time.Time
+		if r.interval > 0 {
+			intended = r.start.Add(time.Duration(i) * r.interval)
+			if !r.end.IsZero() && !intended.Before(r.end) {
+				return
+			}
+			if !r.sleepUntil(timer, intended) {
+				return
+			}
+		}
+		sent := time.Now()
+		if r.ctx.Err() != nil || r.interval == 0 && !r.end.IsZero() && !sent.Before(r.end) {
+			return
+		}
+		if intended.IsZero() {
+			intended = sent
+		}
+		var deadline time.Time
+		if r.t.cfg.Timeout > 0 {
+			deadline = sent.Add(r.t.cfg.Timeout)
+		}
+		err := c.do(r.ctx, deadline, &s)
+		done := time.Now()
+		if r.ctx.Err() != nil {
+			return // abandoned: not counted
+		}
+		r.sent.Add(1)
+		if err != nil {
+			r.errors.Add(1)
+			sh.recordError(err)
+			continue
+		}
+		s.Offset, s.Latency, s.Uncorrected = sent.Sub(r.start), done.Sub(intended), done.Sub(sent)
+		sh.recordResponse(&s, sent.Sub(intended))
+		if r.t.cfg.OnSample != nil {
+			r.sampleMu.Lock()
+			r.t.cfg.OnSample(s)
+			r.sampleMu.Unlock()
+		}
+	}
+}
+
+// sleepUntil waits for t; it reports false if the run was canceled first.
+func (r *runner) sleepUntil(timer *time.Timer, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return true
+	}
+	timer.Reset(d)
+	select {
+	case <-timer.C:
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
+}
+
+// progress calls OnProgress periodically until the returned func is called.
+func (r *runner) progress() (stop func()) {
+	f := r.t.cfg.OnProgress
+	if f == nil {
+		return func() {}
+	}
+	every := r.t.cfg.ProgressEvery
+	if every <= 0 {
+		every = 250 * time.Millisecond
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		h := newHistogram()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				f(r.snapshot(h))
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// snapshot reports the run so far, merging the latencies into h.
+func (r *runner) snapshot(h *hdr.Histogram) Progress {
+	p := Progress{Elapsed: time.Since(r.start), Sent: r.sent.Load(), Errors: r.errors.Load()}
+	h.Reset()
+	for _, s := range r.shards {
+		s.mu.Lock()
+		h.Merge(s.lat)
+		s.mu.Unlock()
+	}
+	p.P50 = time.Duration(h.ValueAtPercentile(50))
+	p.P99 = time.Duration(h.ValueAtPercentile(99))
+	return p
+}
