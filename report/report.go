@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -32,7 +33,17 @@ func Generate(w io.Writer, p *profile.Profile, k Kind, o Options) error {
 	if err != nil {
 		return err
 	}
-	switch k {
+	var buf bytes.Buffer
+	if err := r.write(&buf); err != nil {
+		return err
+	}
+	_, err = buf.WriteTo(w)
+	return err
+}
+
+// write renders the report into w.
+func (r *run) write(w io.Writer) error {
+	switch r.kind {
 	case Top:
 		return r.top(w)
 	case Tree, Peek:
@@ -46,7 +57,7 @@ func Generate(w io.Writer, p *profile.Profile, k Kind, o Options) error {
 	case List:
 		return r.list(w)
 	}
-	return fmt.Errorf("unknown report %q", k)
+	return fmt.Errorf("unknown report %q", r.kind)
 }
 
 // prepare resolves the options, computes the total and applies the

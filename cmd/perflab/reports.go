@@ -245,35 +245,14 @@ func (rf *reportFlags) options(stderr io.Writer) (rpt.Options, error) {
 	return o, nil
 }
 
-// loadForReport loads the sources and applies -base or -diff_base as pprof
-// does: the base is negated (and labelled for -diff_base) and merged in.
+// loadForReport loads the sources, applying -base or -diff_base (and
+// -normalize) as pprof does.
 func loadForReport(ctx context.Context, sources []string, rf *reportFlags, stderr io.Writer) (*profile.Profile, error) {
-	opts := profiles.Options{Seconds: rf.seconds, Status: stderr}
-	p, err := profiles.Load(ctx, sources, opts)
-	if err != nil {
-		return nil, err
-	}
-	bases, diff := rf.base, false
+	opts := profiles.Options{Seconds: rf.seconds, Status: stderr, Base: rf.base, Normalize: rf.normalize}
 	if len(rf.diffBase) > 0 {
-		bases, diff = rf.diffBase, true
+		opts.Base, opts.DiffBase = rf.diffBase, true
 	}
-	if len(bases) == 0 {
-		return p, nil
-	}
-	b, err := profiles.Load(ctx, bases, opts)
-	if err != nil {
-		return nil, fmt.Errorf("base profile: %w", err)
-	}
-	if diff {
-		b.SetLabel("pprof::base", []string{"true"})
-	}
-	if rf.normalize {
-		if err := p.Normalize(b); err != nil {
-			return nil, err
-		}
-	}
-	b.Scale(-1)
-	return profile.Merge([]*profile.Profile{p, b})
+	return profiles.Load(ctx, sources, opts)
 }
 
 // reportFlagHelp describes the flags every report command accepts.
