@@ -121,3 +121,5 @@ func index(t *testing.T, p *profile.Profile, typ string) int {
 func isTrace(data []byte) bool {
 	return bytes.HasPrefix(data, []byte("go 1.")) && bytes.Contains(clipBytes(data), []byte(" trace\x00"))
 }
+
+func osArgs() []string { return os.Args }
