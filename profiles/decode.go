@@ -25,7 +25,7 @@ func readCapped(name string, r io.Reader, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: %w", name, tooLarge(max))
+		return nil, fmt.Errorf("%s: %w", name, tooLarge("is", max))
 	}
 	return data, nil
 }
@@ -34,8 +34,9 @@ func readCapped(name string, r io.Reader, max int64) ([]byte, error) {
 // Options.MaxBytes, before or after decompression.
 var ErrTooLarge = errors.New("profile too large")
 
-func tooLarge(max int64) error {
-	return fmt.Errorf("%w: more than %s (the limit; raise it with -max_bytes)", ErrTooLarge, formatBytes(max))
+// tooLarge says that a source is, or inflates to, more than max bytes.
+func tooLarge(is string, max int64) error {
+	return fmt.Errorf("%w: %s more than %s (the limit; raise it with -max_bytes)", ErrTooLarge, is, formatBytes(max))
 }
 
 // isGzip reports whether data starts with the gzip magic number.
@@ -67,7 +68,7 @@ func decompress(data []byte, max int64) ([]byte, error) {
 	case err != nil:
 		return nil, fmt.Errorf("corrupt gzip data: %v", err)
 	case n > max:
-		return nil, fmt.Errorf("decompressed: %w", tooLarge(max))
+		return nil, tooLarge("inflates to", max)
 	case isGzip(buf.Bytes()):
 		return nil, errors.New("gzip data inside gzip data; decompress it once first")
 	}
@@ -121,16 +122,26 @@ func safeDecode(data []byte) (p *profile.Profile, err error) {
 func explain(data []byte, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "parsing profile: ")
 	if msg != "unrecognized profile format" {
-		return errors.New(oneLine(msg))
+		return errors.New(oneLine(clarify(msg)))
 	}
 	if looksLikeText(data) {
 		return fmt.Errorf("not a profile: unrecognized text format starting %q", firstLine(data, 48))
 	}
 	if _, perr := profile.ParseUncompressed(data); perr != nil {
-		return fmt.Errorf("not a profile: not a valid profile.proto (%s) nor a legacy format", oneLine(perr.Error()))
+		return fmt.Errorf("not a profile: not a valid profile.proto (%s) nor a legacy format", oneLine(clarify(perr.Error())))
 	}
 	return errors.New("not a profile: unrecognized format")
 }
+
+// clarifications rewords the pprof decoder's terse messages.
+var clarifications = strings.NewReplacer(
+	"too much data", "truncated or corrupt: a field is longer than the data left",
+	"bad varint", "truncated or corrupt: bad varint",
+	"sample has nil location", "a sample refers to a location ID that does not exist",
+	"location has nil function", "a location refers to a function ID that does not exist",
+)
+
+func clarify(msg string) string { return clarifications.Replace(msg) }
 
 // checkValues rejects the values that no profiler writes and that make
 // reports meaningless. Negative sample values are legal: subtracting a base

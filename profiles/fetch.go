@@ -53,7 +53,7 @@ func readFile(name string, info os.FileInfo, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: is a directory, not a profile", name)
 	}
 	if info.Mode().IsRegular() && info.Size() > max {
-		return nil, fmt.Errorf("%s: %w", name, tooLarge(max))
+		return nil, fmt.Errorf("%s: %w", name, tooLarge("is", max))
 	}
 	f, err := os.Open(name)
 	if err != nil {

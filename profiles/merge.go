@@ -3,6 +3,7 @@ package profiles
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -21,7 +22,7 @@ func Merge(ps []*profile.Profile) (*profile.Profile, error) {
 		return nil, errors.New("no profiles to merge")
 	}
 	if err := profile.CompatibilizeSampleTypes(ps); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("incompatible profiles, sample types %s: %v", describeTypes(ps), err)
 	}
 	if err := scaleProfiles(ps); err != nil {
 		return nil, err
@@ -30,6 +31,22 @@ func Merge(ps []*profile.Profile) (*profile.Profile, error) {
 		return ps[0], nil
 	}
 	return profile.Merge(ps)
+}
+
+// describeTypes lists the distinct sample type lists of profiles.
+func describeTypes(ps []*profile.Profile) string {
+	var kinds []string
+	for _, p := range ps {
+		var ts []string
+		for _, st := range p.SampleType {
+			ts = append(ts, st.Type+"/"+st.Unit)
+		}
+		k := "[" + strings.Join(ts, " ") + "]"
+		if !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	return strings.Join(kinds, " and ")
 }
 
 // ApplyBase returns p minus base, as pprof's -base and -diff_base compute

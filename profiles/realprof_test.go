@@ -1,0 +1,311 @@
+package profiles
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/testprog"
+)
+
+// workload is a real program that writes every kind of profile runtime/pprof
+// offers, in profile.proto (NAME.pb.gz) and legacy text (NAME.txt), into the
+// directory given as its argument.
+const workload = `package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"sync"
+	"time"
+)
+
+var sink [][]byte
+
+//go:noinline
+func alloc(n int) {
+	for i := 0; i < n; i++ {
+		sink = append(sink, make([]byte, 1024+i))
+	}
+}
+
+func fib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return fib(n-1) + fib(n-2)
+}
+
+func contend() {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	ch := make(chan int)
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				mu.Lock()
+				time.Sleep(20 * time.Microsecond)
+				mu.Unlock()
+			}
+			ch <- i
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		<-ch
+	}
+	wg.Wait()
+}
+
+func main() {
+	dir := os.Args[1]
+	runtime.MemProfileRate = 512
+	runtime.SetBlockProfileRate(1)
+	runtime.SetMutexProfileFraction(1)
+	f, _ := os.Create(filepath.Join(dir, "cpu.pb.gz"))
+	pprof.StartCPUProfile(f)
+	for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
+		fib(22)
+	}
+	pprof.StopCPUProfile()
+	f.Close()
+	alloc(300)
+	contend()
+	stop := make(chan bool)
+	for i := 0; i < 3; i++ {
+		go func() { <-stop }()
+	}
+	runtime.GC()
+	for _, name := range []string{"heap", "allocs", "block", "mutex", "goroutine", "threadcreate"} {
+		for _, debug := range []int{0, 1} {
+			file := name + ".pb.gz"
+			if debug == 1 {
+				file = name + ".txt"
+			}
+			w, err := os.Create(filepath.Join(dir, file))
+			if err != nil {
+				panic(err)
+			}
+			pprof.Lookup(name).WriteTo(w, debug)
+			w.Close()
+		}
+	}
+	close(stop)
+}
+`
+
+// writeProfiles builds and runs workload, returning its binary and the
+// directory holding its profiles.
+func writeProfiles(t *testing.T) (bin, dir string) {
+	t.Helper()
+	bin = testprog.BuildSource(t, workload)
+	dir = t.TempDir()
+	if out, err := exec.Command(bin, dir).CombinedOutput(); err != nil {
+		t.Fatalf("workload: %v\n%s", err, out)
+	}
+	return bin, dir
+}
+
+// goTool returns the go command that runs the oracle, go tool pprof.
+func goTool(t *testing.T) string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("go tool pprof is not available")
+	}
+	return p
+}
+
+// pprofRaw runs go tool pprof -raw with args.
+func pprofRaw(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(goTool(t), append([]string{"tool", "pprof", "-raw"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go tool pprof -raw %v: %v\n%s", args, err, stderr.Bytes())
+	}
+	return string(out)
+}
+
+// loadArgs loads what a pprof command line names: sources, and -base or
+// -diff_base FILE.
+func loadArgs(t *testing.T, args []string) (*profile.Profile, error) {
+	t.Helper()
+	var opts Options
+	var sources []string
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-diff_base":
+			opts.DiffBase = true
+			fallthrough
+		case "-base":
+			i++
+			opts.Base = append(opts.Base, args[i])
+		default:
+			sources = append(sources, args[i])
+		}
+	}
+	return Load(context.Background(), sources, opts)
+}
+
+// TestMatchesPprofRaw loads real profiles of every kind and format, alone,
+// merged, with a base and with a binary to symbolize them, and checks that
+// the loaded profile is the one go tool pprof reports with -raw.
+func TestMatchesPprofRaw(t *testing.T) {
+	bin, dir := writeProfiles(t)
+	f := func(name string) string { return filepath.Join(dir, name) }
+	writeLegacyCPU(t, f("cpu.pb.gz"), f("cpu.legacy"))
+	gunzipFile(t, f("heap.pb.gz"), f("heap.pb"))
+	tests := []struct {
+		args []string
+		want string // a function name the loaded profile must show
+	}{
+		{[]string{f("cpu.pb.gz")}, "main.fib"},
+		{[]string{f("heap.pb")}, "main.alloc"},
+		{[]string{f("heap.txt")}, ""},
+		{[]string{bin, f("heap.txt")}, "main.alloc"},
+		{[]string{bin, f("allocs.txt")}, "main.alloc"},
+		{[]string{bin, f("block.txt")}, "main.contend.func1"},
+		{[]string{bin, f("mutex.txt")}, "main.contend.func1"},
+		{[]string{bin, f("goroutine.txt")}, "main.main.func1"},
+		{[]string{bin, f("threadcreate.txt")}, ""},
+		{[]string{bin, f("cpu.legacy")}, "main.fib"},
+		{[]string{f("block.pb.gz")}, "main.contend.func1"},
+		{[]string{f("heap.pb.gz"), f("heap.pb")}, "main.alloc"},
+		{[]string{bin, f("heap.txt"), f("heap.pb.gz")}, "main.alloc"},
+		{[]string{bin, f("block.txt"), f("block.pb.gz")}, "main.contend.func1"},
+		{[]string{"-base", f("allocs.pb.gz"), f("heap.pb.gz")}, ""}, // the same samples: nothing left
+		{[]string{"-diff_base", f("allocs.pb.gz"), f("heap.pb.gz")}, "main.alloc"},
+		{[]string{"-diff_base", f("heap.txt"), bin, f("allocs.txt")}, "main.alloc"},
+	}
+	for _, tt := range tests {
+		name := strings.ReplaceAll(strings.Join(tt.args, " "), dir+"/", "")
+		name = strings.ReplaceAll(name, bin, "BINARY")
+		t.Run(name, func(t *testing.T) {
+			p, err := loadArgs(t, tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := p.String()
+			if want := pprofRaw(t, tt.args...); got != want {
+				t.Errorf("loaded profile differs from go tool pprof -raw:\n--- got\n%s\n--- want\n%s", got, want)
+			}
+			if tt.want != "" && !hasFunction(p, tt.want) {
+				t.Errorf("no function %s in the loaded profile", tt.want)
+			}
+		})
+	}
+}
+
+func hasFunction(p *profile.Profile, name string) bool {
+	for _, f := range p.Function {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func gunzipFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := decompress(data, DefaultMaxBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeLegacyCPU rewrites a real CPU profile in the legacy binary format
+// of gperftools and old Go versions: a header, one record per sample
+// (count, depth, addresses), a trailer. Its addresses are unsymbolized.
+func writeLegacyCPU(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := profile.ParseData(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []uint64{0, 3, 0, uint64(p.Period / 1000), 0} // period in microseconds
+	for _, s := range p.Sample {
+		words = append(words, uint64(s.Value[0]), uint64(len(s.Location)))
+		for i, l := range s.Location {
+			addr := l.Address
+			if i > 0 {
+				addr++ // legacy profiles hold return addresses for callers
+			}
+			words = append(words, addr)
+		}
+	}
+	words = append(words, 0, 1, 0)
+	var buf bytes.Buffer
+	for _, w := range words {
+		binary.Write(&buf, binary.LittleEndian, w)
+	}
+	if err := os.WriteFile(to, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCompilerMemProfile loads the legacy heap profile the Go compiler
+// writes with -memprofile, symbolized from the compiler binary itself.
+func TestCompilerMemProfile(t *testing.T) {
+	goCmd := goTool(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(workload), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module w\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mem := filepath.Join(dir, "compile.mem")
+	build := exec.Command(goCmd, "build", "-gcflags=-memprofile="+mem, "-o", os.DevNull, ".")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	toolDir, err := exec.Command(goCmd, "env", "GOTOOLDIR").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiler := filepath.Join(strings.TrimSpace(string(toolDir)), "compile")
+	data, err := os.ReadFile(mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("heap profile: ")) || !bytes.Contains(data, []byte("@ heap/1048576")) {
+		t.Fatalf("the compiler's profile is not the legacy heap format: %.80q", data)
+	}
+	p, err := Load(context.Background(), []string{compiler, mem}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := p.String(), pprofRaw(t, compiler, mem); got != want {
+		t.Errorf("loaded profile differs from go tool pprof -raw:\n--- got\n%s\n--- want\n%s", got, want)
+	}
+	if !p.Mapping[0].HasFunctions {
+		t.Errorf("the compiler's profile was not symbolized")
+	}
+}
