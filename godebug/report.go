@@ -1,0 +1,97 @@
+package godebug
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText writes the summary for a person to read.
+func (s *GCSummary) WriteText(w io.Writer) error {
+	b := new(strings.Builder)
+	if s.GCs == 0 {
+		fmt.Fprintf(b, "GC: %s\n", s.Verdict)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	fmt.Fprintf(b, "GCs:            %d over %s (%.2f/s), %d forced, %d P\n",
+		s.GCs, secs(s.DurationSeconds), s.GCsPerSecond, s.ForcedGCs, s.Procs)
+	fmt.Fprintf(b, "GC CPU:         %d%% of CPU since start (runtime's figure); %s of GC CPU time, %.0f%% of it assists\n",
+		s.GCCPUPercent, secs(s.GCCPUSeconds), s.AssistPercent)
+	p := s.STWPause
+	fmt.Fprintf(b, "STW pause:      p50 %s  p90 %s  p99 %s  max %s  (%d over 100µs, total %s)\n",
+		secs(p.P50), secs(p.P90), secs(p.P99), secs(p.Max), s.PausesOver100us, secs(s.STWPauseTotal))
+	fmt.Fprintf(b, "Concurrent mark: %s in total, %s mean, %s max per cycle\n",
+		secs(s.MarkSeconds), secs(s.MarkSeconds/float64(s.GCs)), secs(s.MarkMaxSeconds))
+	fmt.Fprintf(b, "Live heap:      %s → %s (min %s, max %s); goal %s → %s\n",
+		mb(s.HeapLive.First), mb(s.HeapLive.Last), mb(s.HeapLive.Min), mb(s.HeapLive.Max),
+		mb(s.HeapGoal.First), mb(s.HeapGoal.Last))
+	fmt.Fprintf(b, "Verdict:        %s\n", s.Verdict)
+	if s.MalformedLines > 0 {
+		fmt.Fprintf(b, "Malformed:      %d trace lines could not be parsed\n", s.MalformedLines)
+	}
+	b.WriteString("\nOver time (last GC of each quarter of the run):\n")
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "at\tGCs\tGC CPU\tmax pause\theap start\tend\tlive\tgoal\t")
+	for _, o := range s.OverTime {
+		fmt.Fprintf(tw, "%s\t%d\t%d%%\t%s\t%s\t%s\t%s\t%s\t\n", secs(o.EndSeconds), o.GCs, o.GCCPUPercent,
+			secs(o.PauseMax), mb(o.HeapStart), mb(o.HeapEnd), mb(o.HeapLive), mb(o.HeapGoal))
+	}
+	tw.Flush()
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteText writes the summary for a person to read.
+func (s *SchedSummary) WriteText(w io.Writer) error {
+	b := new(strings.Builder)
+	if s.Samples == 0 {
+		fmt.Fprintf(b, "Scheduler: %s\n", s.Verdict)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	procs := fmt.Sprint(s.GOMAXPROCS)
+	if s.GOMAXPROCSMin != s.GOMAXPROCSMax {
+		procs += fmt.Sprintf(" (varied %d-%d)", s.GOMAXPROCSMin, s.GOMAXPROCSMax)
+	}
+	fmt.Fprintf(b, "Samples:        %d over %s\n", s.Samples, secs(s.DurationSeconds))
+	fmt.Fprintf(b, "GOMAXPROCS:     %s; idle Ps %.1f%% on average\n", procs, s.IdleProcsPercent)
+	fmt.Fprintf(b, "Threads:        max %d, last %d; spinning max %d, mean %.2f\n",
+		s.ThreadsMax, s.ThreadsLast, s.SpinningMax, s.SpinningMean)
+	fmt.Fprintf(b, "Global queue:   max %d, p99 %d, mean %.1f\n", s.RunQueue.Max, s.RunQueue.P99, s.RunQueue.Mean)
+	fmt.Fprintf(b, "Per-P queues:   max %d, p99 %d, mean %.1f\n", s.LocalRunQueue.Max, s.LocalRunQueue.P99, s.LocalRunQueue.Mean)
+	fmt.Fprintf(b, "Samples:        %.0f%% saturated, %.0f%% with idle Ps while goroutines waited, %.0f%% imbalanced\n",
+		s.SaturatedPercent, s.IdleQueuedPercent, s.ImbalancedPercent)
+	if len(s.WaitReasons) > 0 {
+		var parts []string
+		for _, r := range s.TopWaitReasons(5) {
+			name := r
+			if name == "" {
+				name = "running/runnable"
+			}
+			parts = append(parts, fmt.Sprintf("%s %d", name, s.WaitReasons[r]))
+		}
+		fmt.Fprintf(b, "Goroutines:     %s (last detailed sample)\n", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(b, "Verdict:        %s\n", s.Verdict)
+	if s.MalformedLines > 0 {
+		fmt.Fprintf(b, "Malformed:      %d trace lines could not be parsed\n", s.MalformedLines)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// secs formats seconds with a unit that suits its size.
+func secs(s float64) string {
+	switch {
+	case s == 0:
+		return "0s"
+	case s < 1e-3:
+		return fmt.Sprintf("%.0fµs", s*1e6)
+	case s < 1:
+		return fmt.Sprintf("%.2fms", s*1e3)
+	default:
+		return fmt.Sprintf("%.2fs", s)
+	}
+}

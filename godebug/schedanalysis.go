@@ -1,0 +1,223 @@
+package godebug
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// A SchedPoint is one schedtrace sample as summaries and charts use it.
+type SchedPoint struct {
+	At          time.Duration
+	GOMAXPROCS  int
+	IdleProcs   int
+	Threads     int
+	Spinning    int
+	IdleThreads int
+	RunQueue    int // global run queue
+	LocalTotal  int // sum of the per-P run queues
+	LocalMax    int // longest per-P run queue
+	LocalMin    int // shortest per-P run queue
+}
+
+// A SchedAnalyzer accumulates schedtrace records. Its zero value is ready
+// to use. With scheddetail=1 the per-P run queues come from the P lines
+// that follow each summary line.
+type SchedAnalyzer struct {
+	points    []SchedPoint
+	dec       decimator
+	n         int
+	cur       *SchedPoint // sample still taking P lines
+	curLocal  []int
+	globalQ   counts // global run queue lengths over all samples
+	localQ    counts // per-P run queue lengths over all samples and Ps
+	sum       schedSums
+	waits     map[string]int // goroutines by wait reason, last detailed block
+	blockG    map[string]int // being filled by the current block
+	malformed int
+	offset    time.Duration
+	lastAt    time.Duration
+	first     time.Duration
+}
+
+// schedSums are running totals over every sample, kept or not.
+type schedSums struct {
+	idleShare    float64 // sum of idleprocs/gomaxprocs
+	saturated    int
+	imbalanced   int
+	idleQueued   int // samples with idle Ps while goroutines were queued
+	spinningMax  int
+	spinningSum  int
+	threadsMax   int
+	procsMin     int
+	procsMax     int
+	localSamples int // samples that had per-P queue lengths
+}
+
+// maxWaitReasons bounds the distinct wait reasons counted per block.
+const maxWaitReasons = 100
+
+// counts is an exact histogram of small non-negative integers.
+type counts map[int]int
+
+// Add takes one record; records other than the sched kinds and
+// *SyntaxError are ignored.
+func (a *SchedAnalyzer) Add(rec Record) {
+	switch r := rec.(type) {
+	case *Sched:
+		a.flush()
+		a.start(r)
+	case *SchedP:
+		if a.cur != nil {
+			a.curLocal = append(a.curLocal, r.RunQueue)
+		}
+	case *SchedG:
+		if a.blockG == nil {
+			break
+		}
+		reason := r.WaitReason
+		if _, ok := a.blockG[reason]; !ok && len(a.blockG) >= maxWaitReasons {
+			reason = "other"
+		}
+		a.blockG[reason]++
+	case *SyntaxError:
+		switch r.Kind {
+		case "SCHED", "P", "M", "G":
+			a.malformed++
+		}
+	}
+}
+
+func (a *SchedAnalyzer) start(r *Sched) {
+	at := r.At + a.offset
+	if a.n > 0 && at < a.lastAt {
+		a.offset = a.lastAt
+		at = r.At + a.offset
+	}
+	if a.n == 0 {
+		a.first = at
+	}
+	a.lastAt = at
+	a.n++
+	a.cur = &SchedPoint{
+		At: at, GOMAXPROCS: r.GOMAXPROCS, IdleProcs: r.IdleProcs, Threads: r.Threads,
+		Spinning: r.SpinningThreads, IdleThreads: r.IdleThreads, RunQueue: r.RunQueue,
+	}
+	a.curLocal = append(a.curLocal[:0], r.LocalRunQueues...)
+	if r.Detailed {
+		a.blockG = map[string]int{}
+	}
+}
+
+// flush finishes the current sample.
+func (a *SchedAnalyzer) flush() {
+	p := a.cur
+	if p == nil {
+		return
+	}
+	a.cur = nil
+	if a.blockG != nil && len(a.blockG) > 0 {
+		a.waits = a.blockG
+	}
+	a.blockG = nil
+	a.addPoint(p, a.curLocal)
+}
+
+func (a *SchedAnalyzer) addPoint(p *SchedPoint, local []int) {
+	if a.globalQ == nil {
+		a.globalQ, a.localQ = counts{}, counts{}
+		a.sum.procsMin = p.GOMAXPROCS
+	}
+	if len(local) > 0 {
+		p.LocalMin = local[0]
+		for _, q := range local {
+			p.LocalTotal += q
+			p.LocalMax = max(p.LocalMax, q)
+			p.LocalMin = min(p.LocalMin, q)
+			a.localQ[q]++
+		}
+		a.sum.localSamples++
+		if p.LocalMax >= 4 && p.LocalMax >= 4*(p.LocalMin+1) {
+			a.sum.imbalanced++
+		}
+	}
+	a.globalQ[p.RunQueue]++
+	s := &a.sum
+	if p.GOMAXPROCS > 0 {
+		s.idleShare += float64(p.IdleProcs) / float64(p.GOMAXPROCS)
+	}
+	queued := p.RunQueue + p.LocalTotal
+	if p.IdleProcs == 0 && queued >= max(p.GOMAXPROCS, 1) {
+		s.saturated++
+	}
+	if p.IdleProcs > 0 && queued > 0 {
+		s.idleQueued++
+	}
+	s.spinningMax = max(s.spinningMax, p.Spinning)
+	s.spinningSum += p.Spinning
+	s.threadsMax = max(s.threadsMax, p.Threads)
+	s.procsMin = min(s.procsMin, p.GOMAXPROCS)
+	s.procsMax = max(s.procsMax, p.GOMAXPROCS)
+	if a.dec.limit == 0 {
+		a.dec.limit = maxPoints
+	}
+	if a.dec.keep() {
+		a.points = append(a.points, *p)
+		if a.dec.full(len(a.points)) {
+			a.points = halve(a.points)
+		}
+	}
+}
+
+// Samples returns the number of schedtrace samples seen so far.
+func (a *SchedAnalyzer) Samples() int { return a.n }
+
+// Points returns the samples kept for charts: all of them, or an evenly
+// thinned sample of very long traces. A sample still waiting for its P
+// lines is included.
+func (a *SchedAnalyzer) Points() []SchedPoint {
+	a.flush()
+	return a.points
+}
+
+// percentile returns the nearest-rank p-th percentile of the counted values.
+func (c counts) percentile(p float64) int {
+	total := 0
+	keys := make([]int, 0, len(c))
+	for k, n := range c {
+		keys = append(keys, k)
+		total += n
+	}
+	slices.Sort(keys)
+	rank := max(int(math.Ceil(p/100*float64(total))), 1)
+	seen := 0
+	for _, k := range keys {
+		seen += c[k]
+		if seen >= rank {
+			return k
+		}
+	}
+	return 0
+}
+
+// max returns the largest counted value.
+func (c counts) max() int {
+	m := 0
+	for k := range c {
+		m = max(m, k)
+	}
+	return m
+}
+
+// mean returns the mean of the counted values.
+func (c counts) mean() float64 {
+	var sum, n float64
+	for k, c := range c {
+		sum += float64(k) * float64(c)
+		n += float64(c)
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / n
+}

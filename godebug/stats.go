@@ -1,0 +1,95 @@
+package godebug
+
+import (
+	"math"
+	"slices"
+)
+
+// percentile returns the nearest-rank p-th percentile (0 < p <= 100) of
+// xs: the smallest value with at least p% of the values at or below it.
+// It sorts xs in place and returns 0 for an empty slice.
+func percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	rank := int(math.Ceil(p / 100 * float64(len(xs))))
+	return xs[min(max(rank, 1), len(xs))-1]
+}
+
+// A fit is a least-squares line y = Intercept + Slope*x.
+type fit struct {
+	Slope, Intercept float64
+	R2               float64 // coefficient of determination; 0 when y is constant
+}
+
+// leastSquares fits a line through the points (xs[i], ys[i]).
+func leastSquares(xs, ys []float64) fit {
+	n := float64(len(xs))
+	if len(xs) < 2 {
+		return fit{}
+	}
+	var mx, my float64
+	for i := range xs {
+		mx += xs[i]
+		my += ys[i]
+	}
+	mx /= n
+	my /= n
+	var sxx, sxy, syy float64
+	for i := range xs {
+		dx, dy := xs[i]-mx, ys[i]-my
+		sxx += dx * dx
+		sxy += dx * dy
+		syy += dy * dy
+	}
+	if sxx == 0 {
+		return fit{Intercept: my}
+	}
+	f := fit{Slope: sxy / sxx}
+	f.Intercept = my - f.Slope*mx
+	if syy > 0 {
+		f.R2 = sxy * sxy / (sxx * syy)
+	}
+	return f
+}
+
+// A decimator keeps every stride-th item of a stream, doubling the stride
+// (and dropping every other kept item) whenever limit items are held, so
+// that an unbounded stream leaves a bounded, evenly spread sample.
+type decimator struct {
+	limit  int
+	stride int
+	seen   int
+}
+
+// keep reports whether the next item of the stream should be kept.
+func (d *decimator) keep() bool {
+	if d.stride == 0 {
+		d.stride = 1
+	}
+	k := d.seen%d.stride == 0
+	d.seen++
+	return k
+}
+
+// full reports whether n held items reach the limit; the caller then
+// halves what it holds with halve and the stride doubles.
+func (d *decimator) full(n int) bool {
+	if n < d.limit {
+		return false
+	}
+	d.stride *= 2
+	return true
+}
+
+// halve keeps the items of xs at even positions.
+func halve[T any](xs []T) []T {
+	j := 0
+	for i := 0; i < len(xs); i += 2 {
+		xs[j] = xs[i]
+		j++
+	}
+	clear(xs[j:])
+	return xs[:j]
+}

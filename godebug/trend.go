@@ -1,0 +1,93 @@
+package godebug
+
+import (
+	"fmt"
+	"time"
+)
+
+// A Trend is the least-squares trend of the live heap and the verdict
+// drawn from it.
+type Trend struct {
+	BytesPerSecond float64 // slope of live heap over time
+	R2             float64 // how well a straight line fits
+	From, To       time.Duration
+	Growth         int64 // slope times the judged span, bytes
+	Leak           bool
+	Verdict        string
+}
+
+// Thresholds of the leak verdict. The runtime prints heap sizes in whole
+// MB, so growth smaller than a few MB is indistinguishable from rounding.
+const (
+	minGCsForVerdict = 5
+	minLeakGrowth    = 2 << 20
+)
+
+// LiveHeapTrend fits a least-squares line to the live heap of the
+// collections and judges whether it keeps growing through the run.
+//
+// It is built to hold on real traces:
+//   - warm-up: with 8 or more collections the first quarter is left out,
+//     so caches filled at start do not read as a leak;
+//   - few collections: below 5 no verdict is given; a leaking program
+//     collects less and less often as its heap doubles, so 5 suffice;
+//   - noise and map growth (whose live heap drops after each evacuation):
+//     a leak needs a positive slope, growth of at least 2 MB and a
+//     sizeable share of the mean live heap with a line that fits, and the
+//     highest live heap of the last third of the span must clearly top
+//     the highest before it: the heap is still growing at the end.
+func LiveHeapTrend(ps []GCPoint) Trend {
+	if len(ps) < minGCsForVerdict {
+		return Trend{Verdict: fmt.Sprintf("not enough GCs to judge the live heap (%d; need %d)", len(ps), minGCsForVerdict)}
+	}
+	if len(ps) >= 8 {
+		ps = ps[len(ps)/4:]
+	}
+	xs, ys := make([]float64, len(ps)), make([]float64, len(ps))
+	var mean float64
+	for i, p := range ps {
+		xs[i], ys[i] = p.Start.Seconds(), float64(p.HeapLive)
+		mean += ys[i] / float64(len(ps))
+	}
+	f := leastSquares(xs, ys)
+	t := Trend{BytesPerSecond: f.Slope, R2: f.R2, From: ps[0].Start, To: ps[len(ps)-1].Start}
+	t.Growth = int64(f.Slope * (t.To - t.From).Seconds())
+
+	tail := len(ps) - max(1, len(ps)/3)
+	var earlier, final int64
+	for i, p := range ps {
+		if i < tail {
+			earlier = max(earlier, p.HeapLive)
+		} else {
+			final = max(final, p.HeapLive)
+		}
+	}
+	rel := float64(t.Growth) / max(mean, 1)
+	stillGrowing := final >= earlier+max(1<<20, earlier/20)
+	fits := (rel >= 0.2 && f.R2 >= 0.3) || (rel >= 0.05 && f.R2 >= 0.8)
+	t.Leak = f.Slope > 0 && t.Growth >= minLeakGrowth && stillGrowing && fits
+
+	first := ps[0].HeapLive
+	span := (t.To - t.From).Round(time.Millisecond)
+	if t.Leak {
+		t.Verdict = fmt.Sprintf("possible leak: live heap grew from %s to %s over %v (%s/s, R²=%.2f), still growing at the end",
+			mb(first), mb(final), span, mb(int64(f.Slope)), f.R2)
+	} else {
+		t.Verdict = fmt.Sprintf("steady: live heap stayed between %s and %s over %v (trend %s/s, R²=%.2f)",
+			mb(minLive(ps)), mb(max(earlier, final)), span, mb(int64(f.Slope)), f.R2)
+	}
+	return t
+}
+
+func minLive(ps []GCPoint) int64 {
+	m := ps[0].HeapLive
+	for _, p := range ps {
+		m = min(m, p.HeapLive)
+	}
+	return m
+}
+
+// mb formats a byte count in MB, the runtime's unit.
+func mb(b int64) string {
+	return fmt.Sprintf("%.1f MB", float64(b)/(1<<20))
+}

@@ -1,0 +1,220 @@
+// Package browser drives Debian's headless Chromium from tests, through
+// chromedp: it loads a page, collects console errors and uncaught
+// exceptions, evaluates JavaScript and takes screenshots. Each Browser
+// runs its own Chromium with a fresh profile directory and no network
+// features of its own (no QUIC, sync, component updates or background
+// requests), so tests see only the page they load.
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// Path returns the Chromium to run: /usr/bin/chromium, else chromium or
+// chromium-browser on PATH.
+func Path() (string, error) {
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium", nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("chromium not found: install Debian's chromium package")
+}
+
+// A Browser is one running headless Chromium.
+type Browser struct {
+	ctx         context.Context // the browser's first tab; holds the process
+	cancel      context.CancelFunc
+	cancelAlloc context.CancelFunc
+}
+
+// Start runs a headless Chromium with a fresh profile in dir.
+func Start(ctx context.Context, dir string) (*Browser, error) {
+	path, err := Path()
+	if err != nil {
+		return nil, err
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.UserDataDir(dir),
+		chromedp.WindowSize(1280, 900),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	bctx, cancel := chromedp.NewContext(actx)
+	if err := chromedp.Do(bctx); err != nil { // starts the browser
+		cancel()
+		cancelAlloc()
+		return nil, fmt.Errorf("starting %s: %w", path, err)
+	}
+	return &Browser{ctx: bctx, cancel: cancel, cancelAlloc: cancelAlloc}, nil
+}
+
+// Close stops the browser.
+func (b *Browser) Close() {
+	b.cancel()
+	b.cancelAlloc()
+}
+
+// A Page is one tab with a loaded page.
+type Page struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	errs   []string
+}
+
+// Open loads url in a new tab and waits for its load event. Console
+// errors and uncaught exceptions are collected from before the navigation.
+func (b *Browser) Open(url string, timeout time.Duration) (*Page, error) {
+	tctx, cancel := chromedp.NewContext(b.ctx)
+	p := &Page{ctx: tctx, cancel: cancel}
+	if err := chromedp.Listen(tctx, p.listen); err != nil {
+		cancel()
+		return nil, err
+	}
+	nctx, ncancel := context.WithTimeout(tctx, timeout)
+	defer ncancel()
+	if err := chromedp.Do(nctx, chromedp.Navigate(url)); err != nil {
+		cancel()
+		return nil, fmt.Errorf("loading %s: %w", url, err)
+	}
+	return p, nil
+}
+
+func (p *Page) listen(ev any) {
+	var msg string
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+			var parts []string
+			for _, a := range ev.Args {
+				parts = append(parts, string(a.Value)+a.Description)
+			}
+			msg = "console." + string(ev.Type) + ": " + strings.Join(parts, " ")
+		}
+	case *runtime.EventExceptionThrown:
+		msg = "exception: " + (&chromedp.ExceptionError{ExceptionDetails: ev.ExceptionDetails}).Error()
+	case *log.EventEntryAdded:
+		if ev.Entry.Level == log.EntryLevelError {
+			msg = "log: " + ev.Entry.Text + " " + ev.Entry.URL
+		}
+	}
+	if msg != "" {
+		p.mu.Lock()
+		p.errs = append(p.errs, msg)
+		p.mu.Unlock()
+	}
+}
+
+// Errors returns the console errors, uncaught exceptions and error log
+// entries seen so far.
+func (p *Page) Errors() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.errs...)
+}
+
+// Eval evaluates a JavaScript expression and decodes its JSON value.
+func Eval[T any](p *Page, expr string) (T, error) {
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+}
+
+// Screenshot writes a PNG of the whole page to path.
+func (p *Page) Screenshot(path string) error {
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, png, 0o644)
+}
+
+// Close closes the tab.
+func (p *Page) Close() { p.cancel() }
+
+// ForTest starts a browser for t and stops it when t ends. Without
+// Chromium the test is skipped, except under CI=true, where it fails:
+// scripts/test installs Chromium.
+func ForTest(t testing.TB) *Browser {
+	t.Helper()
+	if _, err := Path(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	b, err := Start(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b
+}
+
+// CanvasInk returns, for each canvas matching the CSS selector, how many
+// of its pixels are within a small distance of the color rgb ("#rrggbb"),
+// or, for rgb "", how many are not fully transparent.
+func CanvasInk(p *Page, selector, rgb string) ([]int, error) {
+	sel, _ := json.Marshal(selector)
+	col, _ := json.Marshal(rgb)
+	return Eval[[]int](p, fmt.Sprintf(`(() => {
+		const want = %s, hex = want ? [1, 3, 5].map((i) => parseInt(want.slice(i, i + 2), 16)) : null;
+		return Array.from(document.querySelectorAll(%s)).map((c) => {
+			const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+			let n = 0;
+			for (let i = 0; i < d.length; i += 4) {
+				if (d[i + 3] === 0) continue;
+				if (!hex || Math.abs(d[i] - hex[0]) + Math.abs(d[i + 1] - hex[1]) + Math.abs(d[i + 2] - hex[2]) < 60) n++;
+			}
+			return n;
+		});
+	})()`, col, sel))
+}
+
+// ScreenshotForTest saves a screenshot of p named name.png in t's
+// temporary directory, or in $PERFLAB_SCREENSHOTS when that is set so a
+// person can look at it, and returns its path.
+func ScreenshotForTest(t testing.TB, p *Page, name string) string {
+	t.Helper()
+	dir := os.Getenv("PERFLAB_SCREENSHOTS")
+	if dir == "" {
+		dir = t.TempDir()
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name+".png")
+	if err := p.Screenshot(path); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+	return path
+}
