@@ -108,7 +108,7 @@ func SourceURL(source string, seconds int, timeout time.Duration) (u string, t t
 // fetchURL GETs a profile, showing a countdown on opts.Status while the
 // server collects it. Every error names the URL.
 func fetchURL(ctx context.Context, u string, timeout time.Duration, seconds int, opts Options) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()
 	client := &http.Client{}
 	target := u
@@ -139,14 +139,17 @@ func fetchURL(ctx context.Context, u string, timeout time.Duration, seconds int,
 	return data, err
 }
 
+// errTimeout is the cause of a fetch's own deadline, as opposed to the
+// caller's.
+var errTimeout = errors.New("fetch timed out")
+
 // fetchError explains why a request failed: timeout, cancellation, or the
 // network error itself.
 func fetchError(ctx context.Context, u string, timeout time.Duration, err error) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if cause := context.Cause(ctx); cause == errTimeout {
 		return fmt.Errorf("%s: timed out after %v (raise it with -timeout)", u, timeout)
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("%s: %v", u, ctx.Err())
+	} else if cause != nil {
+		return fmt.Errorf("%s: %v", u, cause)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
