@@ -132,4 +132,3 @@ func jsonDist(d *Dist) JSONDist {
 func jsonPhase(p Phase) JSONPhase {
 	return JSONPhase{Mean: p.Mean.Seconds(), Min: p.Min.Seconds(), Max: p.Max.Seconds()}
 }
-

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -84,13 +85,14 @@ func (c *Conn) Abort() {
 func (c *Conn) Do(ctx context.Context, deadline time.Time, r *Result, tm *Timing) error {
 	*tm = Timing{}
 	err := c.do(ctx, deadline, r, tm)
-	if err != nil && c.reused && errors.Is(err, errIdleClosed) {
+	var idle *idleClosedError
+	if errors.As(err, &idle) && c.reused {
 		c.Close()
 		*tm = Timing{}
 		err = c.do(ctx, deadline, r, tm)
 	}
-	if errors.Is(err, errIdleClosed) {
-		err = io.EOF
+	if errors.As(err, &idle) {
+		err = idle.err
 	}
 	if err != nil || c.target.Close || r.Head.Close {
 		c.Close()
@@ -98,8 +100,11 @@ func (c *Conn) Do(ctx context.Context, deadline time.Time, r *Result, tm *Timing
 	return err
 }
 
-// errIdleClosed marks a connection that ended before the first response byte.
-var errIdleClosed = errors.New("connection closed before the response")
+// An idleClosedError is a connection that failed before the first
+// response byte: on a reused connection, the server had closed it.
+type idleClosedError struct{ err error }
+
+func (e *idleClosedError) Error() string { return e.err.Error() }
 
 func (c *Conn) do(ctx context.Context, deadline time.Time, r *Result, tm *Timing) error {
 	t0 := time.Now()
@@ -118,16 +123,13 @@ func (c *Conn) do(ctx context.Context, deadline time.Time, r *Result, tm *Timing
 		return ErrAborted
 	}
 	if _, err := c.nc.Write(c.target.Request); err != nil {
-		if c.reused {
-			return errIdleClosed
-		}
-		return err
+		return &idleClosedError{err}
 	}
 	t2 := time.Now()
 	tm.Write = t2.Sub(t1)
 	if _, err := c.br.Peek(1); err != nil {
-		if err == io.EOF || isReset(err) {
-			return errIdleClosed
+		if err == io.EOF || errors.Is(err, syscall.ECONNRESET) {
+			return &idleClosedError{err}
 		}
 		return err
 	}
@@ -187,7 +189,3 @@ type TLSError struct{ Err error }
 func (e *TLSError) Error() string { return "TLS handshake: " + e.Err.Error() }
 func (e *TLSError) Unwrap() error { return e.Err }
 
-func isReset(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "read" && errors.Is(err, errConnReset)
-}

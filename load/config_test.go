@@ -1,0 +1,63 @@
+package load
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseHeader(t *testing.T) {
+	good := map[string][2]string{
+		"Accept: text/html":        {"Accept", "text/html"},
+		"x-token:abc":              {"X-Token", "abc"},
+		"Content-Type:  a/b; c=d ": {"Content-Type", "a/b; c=d"},
+		"X-Empty-Ok: a:b:c":        {"X-Empty-Ok", "a:b:c"},
+	}
+	for in, want := range good {
+		name, value, err := ParseHeader(in)
+		if err != nil || name != want[0] || value != want[1] {
+			t.Errorf("ParseHeader(%q) = %q, %q, %v; want %q, %q", in, name, value, err, want[0], want[1])
+		}
+	}
+	for _, in := range []string{"", "NoColon", ": value", "Bad Name: v", "X:", "X:   ", "X: a\r\nY: b", "Ü: v"} {
+		if _, _, err := ParseHeader(in); err == nil {
+			t.Errorf("ParseHeader(%q) succeeded; want an error", in)
+		}
+	}
+}
+
+// FuzzParseHeader checks that an accepted header is safe to send as-is
+// (no line breaks, a token name) and parses back to itself.
+func FuzzParseHeader(f *testing.F) {
+	for _, s := range []string{"Accept: text/html", "x:y", "Bad Name: v", "X: a\r\nY: b", "X-A:  b c  "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		name, value, err := ParseHeader(s)
+		if err != nil {
+			return
+		}
+		if !isToken(name) || value == "" || strings.ContainsAny(value, "\r\n\x00") ||
+			strings.TrimSpace(value) != value && strings.Trim(value, " \t") != value {
+			t.Fatalf("ParseHeader(%q) accepted name %q, value %q", s, name, value)
+		}
+		n2, v2, err := ParseHeader(name + ": " + value)
+		if err != nil || n2 != name || v2 != value {
+			t.Fatalf("round trip of %q: %q, %q, %v", s, n2, v2, err)
+		}
+	})
+}
+
+func FuzzParseURL(f *testing.F) {
+	for _, s := range []string{"http://127.0.0.1:8080/x?y=1", "https://h/", "ftp://x", "http://[::1]:80/", "http://x:y/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := ParseURL(s)
+		if err != nil {
+			return
+		}
+		if u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "" {
+			t.Fatalf("ParseURL(%q) accepted %v", s, u)
+		}
+	})
+}

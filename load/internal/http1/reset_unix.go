@@ -1,5 +1,0 @@
-package http1
-
-import "syscall"
-
-var errConnReset error = syscall.ECONNRESET

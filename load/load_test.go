@@ -1,0 +1,262 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// rawServer accepts connections on 127.0.0.1 and hands each to handle.
+func rawServer(t *testing.T, handle func(net.Conn)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(10 * time.Second))
+				handle(c)
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String() + "/"
+}
+
+// readRequest reads one request's head from c.
+func readRequest(c net.Conn) {
+	buf := make([]byte, 4096)
+	var got []byte
+	for !strings.Contains(string(got), "\r\n\r\n") {
+		n, err := c.Read(buf)
+		if err != nil {
+			return
+		}
+		got = append(got, buf[:n]...)
+	}
+}
+
+func run(t *testing.T, cfg Config) *Result {
+	t.Helper()
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestExactCount(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Query().Get("q") != "1" || r.Header.Get("X-Test") != "yes" {
+			w.WriteHeader(400)
+		}
+		io.WriteString(w, "hello")
+	}))
+	defer srv.Close()
+	res := run(t, Config{URL: srv.URL + "/?q=1", N: 1001, C: 7, Header: http.Header{"X-Test": {"yes"}}})
+	if hits.Load() != 1001 || res.Requests != 1001 || res.StatusCodes[200] != 1001 || res.Bytes != 5*1001 {
+		t.Fatalf("server saw %d, result %d requests, codes %v, %d bytes; want 1001 200s of 5 bytes",
+			hits.Load(), res.Requests, res.StatusCodes, res.Bytes)
+	}
+	if res.Latency.Count != 1001 || res.Latency.Min <= 0 || res.Latency.Max < res.Latency.Min ||
+		res.Latency.Mean < res.Latency.Min || res.Latency.Mean > res.Latency.Max {
+		t.Fatalf("latency %+v", res.Latency)
+	}
+}
+
+func TestBodiesAndMethods(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		switch r.URL.Path {
+		case "/chunked":
+			w.Write([]byte("abc"))
+			w.(http.Flusher).Flush()
+			w.Write(b)
+		case "/close":
+			w.Header().Set("Connection", "close")
+			w.Write(b)
+		default:
+			w.Header().Set("Content-Length", "4")
+			w.Write([]byte("body"))
+		}
+	}))
+	defer srv.Close()
+	tests := []struct {
+		path, method string
+		body         string
+		keepAlive    bool
+		bytes        int64
+	}{
+		{"/chunked", "POST", "12345", true, 8},
+		{"/close", "PUT", "xy", true, 2},
+		{"/plain", "HEAD", "", true, 0},
+		{"/plain", "GET", "", false, 4},
+	}
+	for _, tt := range tests {
+		res := run(t, Config{URL: srv.URL + tt.path, Method: tt.method, Body: []byte(tt.body),
+			N: 20, C: 2, DisableKeepAlive: !tt.keepAlive})
+		if res.StatusCodes[200] != 20 || res.Bytes != 20*tt.bytes || res.ErrorCount != 0 {
+			t.Errorf("%s %s: codes %v, %d bytes, errors %v; want 20 200s of %d bytes",
+				tt.method, tt.path, res.StatusCodes, res.Bytes, res.Errors, tt.bytes)
+		}
+	}
+}
+
+func TestRedirects(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/from", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/to", 302) })
+	mux.HandleFunc("/to", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "arrived") })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	res := run(t, Config{URL: srv.URL + "/from", N: 10, C: 2})
+	if res.StatusCodes[200] != 10 || res.Bytes != 70 {
+		t.Errorf("following: codes %v, %d bytes; want 10 200s of 7 bytes", res.StatusCodes, res.Bytes)
+	}
+	res = run(t, Config{URL: srv.URL + "/from", N: 10, C: 2, DisableRedirects: true})
+	if res.StatusCodes[302] != 10 {
+		t.Errorf("not following: codes %v; want 10 302s", res.StatusCodes)
+	}
+}
+
+func TestHTTP2AndTLS(t *testing.T) {
+	var protos atomic.Value
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		protos.Store(r.Proto)
+		io.WriteString(w, "ok")
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	for _, h2 := range []bool{false, true} {
+		res := run(t, Config{URL: srv.URL, N: 10, C: 2, HTTP2: h2})
+		want := map[bool]string{false: "HTTP/1.1", true: "HTTP/2.0"}[h2]
+		if res.StatusCodes[200] != 10 || protos.Load() != want {
+			t.Errorf("HTTP2=%v: codes %v errors %v, server saw %v; want 10 200s over %s",
+				h2, res.StatusCodes, res.Errors, protos.Load(), want)
+		}
+	}
+}
+
+func TestProxy(t *testing.T) {
+	var proxied atomic.Int64
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "origin") }))
+	defer origin.Close()
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		proxied.Add(1)
+		resp, err := http.Get(r.URL.String())
+		if err != nil {
+			w.WriteHeader(502)
+			return
+		}
+		defer resp.Body.Close()
+		io.Copy(w, resp.Body)
+	}))
+	defer proxy.Close()
+	pu, _ := ParseURL(proxy.URL)
+	res := run(t, Config{URL: origin.URL, N: 5, C: 1, Proxy: pu})
+	if res.StatusCodes[200] != 5 || proxied.Load() != 5 || res.Bytes != 30 {
+		t.Errorf("codes %v, %d through the proxy, %d bytes; want 5 200s through it", res.StatusCodes, proxied.Load(), res.Bytes)
+	}
+}
+
+// TestErrorKinds runs against servers that fail in every way the issue
+// lists and checks that each failure is counted under its kind.
+func TestErrorKinds(t *testing.T) {
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	refusedURL := "http://" + closed.Addr().String() + "/"
+	closed.Close()
+	plain := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer plain.Close()
+	tests := []struct {
+		name, url, kind string
+		timeout         time.Duration
+	}{
+		{"refused", refusedURL, ErrRefused, 0},
+		{"dns", "http://nosuchhost.invalid/", ErrDNS, 0},
+		{"tls", strings.Replace(plain.URL, "http:", "https:", 1), ErrTLS, 0},
+		{"reset", rawServer(t, func(c net.Conn) {
+			readRequest(c)
+			c.(*net.TCPConn).SetLinger(0)
+		}), ErrReset, 0},
+		{"timeout", rawServer(t, func(c net.Conn) { readRequest(c); time.Sleep(2 * time.Second) }), ErrTimeout, 100 * time.Millisecond},
+		{"mid-response", rawServer(t, func(c net.Conn) {
+			readRequest(c)
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b")
+		}), ErrTruncated, 0},
+		{"not http", rawServer(t, func(c net.Conn) { io.WriteString(c, "SSH-2.0-OpenSSH_9.2\r\n") }), ErrMalformed, 0},
+		{"silent close", rawServer(t, func(c net.Conn) { readRequest(c) }), ErrClosed, 0},
+	}
+	for _, tt := range tests {
+		res := run(t, Config{URL: tt.url, N: 6, C: 2, Timeout: tt.timeout})
+		if res.Requests != 6 || res.ErrorCount != 6 || len(res.Errors) != 1 || res.Errors[0].Kind != tt.kind {
+			t.Errorf("%s: %d requests, errors %+v; want 6 errors of kind %q", tt.name, res.Requests, res.Errors, tt.kind)
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hits.Add(1) > 50 {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := Run(ctx, Config{URL: srv.URL, Duration: time.Minute, C: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("Run took %v after cancel at 300ms", took)
+	}
+	if !res.Interrupted || res.Requests != 50 || res.ErrorCount != 0 {
+		t.Errorf("interrupted %v, %d requests, errors %v; want the 50 that completed, no errors",
+			res.Interrupted, res.Requests, res.Errors)
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	for _, cfg := range []Config{
+		{URL: "ftp://x/"}, {URL: "http://"}, {URL: "::"}, {URL: "http://x:port/"},
+		{URL: "http://x/", Method: "GE T"}, {URL: "http://x/", C: -1}, {URL: "http://x/", Rate: -1},
+	} {
+		if _, err := Run(context.Background(), cfg); err == nil {
+			t.Errorf("Run(%+v) succeeded; want an error", cfg)
+		}
+	}
+}
+
+func ExampleRun() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "hello")
+	}))
+	defer srv.Close()
+	res, err := Run(context.Background(), Config{URL: srv.URL, N: 100, C: 4})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Requests, res.StatusCodes[200], res.Bytes)
+	// Output: 100 100 500
+}
