@@ -188,4 +188,3 @@ type TLSError struct{ Err error }
 
 func (e *TLSError) Error() string { return "TLS handshake: " + e.Err.Error() }
 func (e *TLSError) Unwrap() error { return e.Err }
-

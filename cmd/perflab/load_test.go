@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func helloServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "Hello, World!\n")
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestLoad runs the perflab binary against loopback servers; its
+// subtests share one build.
+func TestLoad(t *testing.T) {
+	bin := perflab(t)
+	for _, tt := range []struct {
+		name string
+		test func(*testing.T, string)
+	}{
+		{"LayoutMatchesHey", loadLayoutMatchesHey},
+		{"CSVMatchesHey", loadCSVMatchesHey},
+		{"JSON", loadJSON},
+		{"UsageErrors", loadUsageErrors},
+		{"Interrupt", loadInterrupt},
+	} {
+		t.Run(tt.name, func(t *testing.T) { tt.test(t, bin) })
+	}
+}
+
+var (
+	numberRE = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+	barsRE   = regexp.MustCompile(`■+`)
+)
+
+// layout reduces a report to its structure: numbers and bars blanked,
+// runs of identical lines (histogram bars, percentiles) folded into one.
+func layout(report string) []string {
+	var out []string
+	for _, line := range strings.Split(report, "\n") {
+		line = barsRE.ReplaceAllString(numberRE.ReplaceAllString(line, "N"), "")
+		if len(out) > 0 && out[len(out)-1] == line {
+			continue
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// loadLayoutMatchesHey runs the real hey and perflab load against the
+// same loopback server and compares the structure of their reports.
+func loadLayoutMatchesHey(t *testing.T, bin string) {
+	hey, err := exec.LookPath("hey")
+	if err != nil {
+		t.Skip("hey is not installed (scripts/test installs it)")
+	}
+	url := helloServer(t).URL + "/"
+	heyOut, err := exec.Command(hey, "-n", "200", "-c", "4", url).Output()
+	if err != nil {
+		t.Fatalf("hey: %v", err)
+	}
+	ours, stderr, code := runPerflab(t, bin, "load", "-n", "200", "-c", "4", url)
+	if code != 0 {
+		t.Fatalf("perflab load exited %d: %s", code, stderr)
+	}
+	want, got := layout(string(heyOut)), layout(ours)
+	if strings.Join(want, "\n") != strings.Join(got, "\n") {
+		t.Errorf("layout differs from hey's\nhey:\n%s\nperflab:\n%s", heyOut, ours)
+	}
+	if strings.Contains(ours, " 0.0000 secs") {
+		t.Errorf("a latency printed as 0.0000:\n%s", ours)
+	}
+	if !strings.Contains(ours, "  99.99% in ") || !strings.Contains(ours, "  [200]\t200 responses") {
+		t.Errorf("no 99.99th percentile or wrong status count:\n%s", ours)
+	}
+}
+
+func loadCSVMatchesHey(t *testing.T, bin string) {
+	hey, err := exec.LookPath("hey")
+	if err != nil {
+		t.Skip("hey is not installed (scripts/test installs it)")
+	}
+	url := helloServer(t).URL + "/"
+	heyOut, err := exec.Command(hey, "-n", "20", "-c", "2", "-o", "csv", url).Output()
+	if err != nil {
+		t.Fatalf("hey: %v", err)
+	}
+	ours, stderr, code := runPerflab(t, bin, "load", "-n", "20", "-c", "2", "-o", "csv", url)
+	if code != 0 {
+		t.Fatalf("perflab load exited %d: %s", code, stderr)
+	}
+	heyLines := strings.Split(strings.TrimSpace(string(heyOut)), "\n")
+	lines := strings.Split(strings.TrimSpace(ours), "\n")
+	if lines[0] != heyLines[0] || len(lines) != len(heyLines) {
+		t.Fatalf("header %q and %d lines; hey: %q and %d lines", lines[0], len(lines), heyLines[0], len(heyLines))
+	}
+	row := regexp.MustCompile(`^([0-9]+\.[0-9]+,){6}200,[0-9]+\.[0-9]+$`)
+	for _, l := range lines[1:] {
+		if !row.MatchString(l) {
+			t.Errorf("bad row %q", l)
+		}
+	}
+}
+
+func loadJSON(t *testing.T, bin string) {
+	url := helloServer(t).URL + "/"
+	out, stderr, code := runPerflab(t, bin, "load", "-n", "50", "-c", "2", "-q", "500", "-o", "json", url)
+	if code != 0 {
+		t.Fatalf("perflab load exited %d: %s", code, stderr)
+	}
+	var doc struct {
+		Requests    int64            `json:"requests"`
+		Duration    float64          `json:"duration_seconds"`
+		RPS         float64          `json:"rps"`
+		Errors      *int64           `json:"errors"`
+		StatusCodes map[string]int64 `json:"status_codes"`
+		Latency     map[string]float64 `json:"latency_seconds"`
+		Uncorrected map[string]float64 `json:"uncorrected_latency_seconds"`
+		Histogram   []struct{ Mark float64 }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, k := range []string{"p50", "p90", "p99", "p999", "max", "mean"} {
+		if doc.Latency[k] <= 0 || doc.Uncorrected[k] <= 0 {
+			t.Errorf("latency %s = %v, uncorrected %v; want > 0", k, doc.Latency[k], doc.Uncorrected[k])
+		}
+	}
+	if doc.Requests != 50 || doc.StatusCodes["200"] != 50 || doc.Errors == nil || *doc.Errors != 0 ||
+		doc.Duration < 0.09 || doc.RPS <= 0 || len(doc.Histogram) != 11 {
+		t.Errorf("bad document:\n%s", out)
+	}
+}
+
+func loadUsageErrors(t *testing.T, bin string) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"load"}, "want exactly one URL"},
+		{[]string{"load", "::not a url"}, "bad URL"},
+		{[]string{"load", "ftp://127.0.0.1/"}, "scheme must be http or https"},
+		{[]string{"load", "-H", "NoColon", "http://127.0.0.1/"}, "-H: header \"NoColon\""},
+		{[]string{"load", "-H", "Bad Name: v", "http://127.0.0.1/"}, "-H:"},
+		{[]string{"load", "-d", "x", "-D", "f", "http://127.0.0.1/"}, "-d and -D conflict"},
+		{[]string{"load", "-n", "2", "-c", "5", "http://127.0.0.1/"}, "-n (2) cannot be less than -c (5)"},
+		{[]string{"load", "-c", "0", "http://127.0.0.1/"}, "-c must be at least 1"},
+		{[]string{"load", "-q", "-5", "http://127.0.0.1/"}, "-q must not be negative"},
+		{[]string{"load", "-o", "xml", "http://127.0.0.1/"}, "-o must be csv or json"},
+		{[]string{"load", "-m", "GE T", "http://127.0.0.1/"}, "-m: bad method"},
+		{[]string{"load", "-a", "nocolon", "http://127.0.0.1/"}, "-a: want username:password"},
+		{[]string{"load", "-x", "ftp://p:1", "http://127.0.0.1/"}, "-x:"},
+		{[]string{"load", "-z", "soon", "http://127.0.0.1/"}, "-z"},
+	}
+	for _, tt := range tests {
+		_, stderr, code := runPerflab(t, bin, tt.args...)
+		if code != 2 || !strings.Contains(stderr, tt.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
+			t.Errorf("perflab %q: exit %d, stderr %q; want exit 2 and a one-line error containing %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// loadInterrupt sends SIGINT to a long run and expects a report of
+// what completed, exit status 0.
+func loadInterrupt(t *testing.T, bin string) {
+	url := helloServer(t).URL + "/"
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(bin, "load", "-z", "1m", "-c", "2", "-q", "200", url)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if err != nil || time.Since(start) > 3*time.Second {
+		t.Fatalf("after SIGINT: %v after %v; stderr %s", err, time.Since(start), stderr.String())
+	}
+	m := regexp.MustCompile(`\[200\]\t([0-9]+) responses`).FindStringSubmatch(stdout.String())
+	if m == nil || m[1] == "0" || !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("no report of completed requests:\nstdout: %s\nstderr: %s", stdout.String(), stderr.String())
+	}
+}
