@@ -1,0 +1,47 @@
+package profgen
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Cached returns the path of the gzipped profile that c describes, kept
+// in dir under a name made from c, generating it (and its sources, with
+// SourceRoot set to dir/src-NAME) only if it is not there yet. Benchmarks
+// and scripts share the big profile this way; its source files make list
+// work.
+func Cached(dir string, c Config) (string, error) {
+	c = c.withDefaults()
+	name := fmt.Sprintf("cpu-s%d-n%d-l%d-f%d-d%d-i%d-p%d",
+		c.Seed, c.Samples, c.Locations, c.Functions, c.MaxDepth, c.InlinePercent, c.LabelPercent)
+	file := filepath.Join(dir, name+".pb.gz")
+	if _, err := os.Stat(file); err == nil {
+		return file, nil
+	}
+	abs, err := filepath.Abs(filepath.Join(dir, "src-"+name))
+	if err != nil {
+		return "", err
+	}
+	c.SourceRoot = abs
+	p, err := Generate(c)
+	if err != nil {
+		return "", err
+	}
+	if err := WriteSources(p, c.SourceRoot); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, name+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if err := p.Write(tmp); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	return file, os.Rename(tmp.Name(), file)
+}
