@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -192,6 +193,7 @@ func TestMatchesPprofRaw(t *testing.T) {
 		{[]string{"-diff_base", f("allocs.pb.gz"), f("heap.pb.gz")}, "main.alloc"},
 		{[]string{"-diff_base", f("heap.txt"), bin, f("allocs.txt")}, "main.alloc"},
 	}
+	t.Run("Symbolize", func(t *testing.T) { testSymbolize(t, bin, f("cpu.legacy")) })
 	for _, tt := range tests {
 		name := strings.ReplaceAll(strings.Join(tt.args, " "), dir+"/", "")
 		name = strings.ReplaceAll(name, bin, "BINARY")
@@ -208,6 +210,43 @@ func TestMatchesPprofRaw(t *testing.T) {
 				t.Errorf("no function %s in the loaded profile", tt.want)
 			}
 		})
+	}
+}
+
+// testSymbolize symbolizes a legacy CPU profile with the exported
+// Symbolize and compares its functions with go tool pprof -top's.
+func testSymbolize(t *testing.T, bin, legacy string) {
+	data, err := os.ReadFile(legacy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParseData(legacy, data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Symbolize(p, bin); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(goTool(t), "tool", "pprof", "-top", "-nodecount=1000", bin, legacy).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(out), "flat%   sum%        cum   cum%\n")
+	if !ok {
+		t.Fatalf("unexpected go tool pprof -top output:\n%s", out)
+	}
+	var want []string
+	for _, line := range strings.Split(strings.TrimSpace(table), "\n") {
+		fields := strings.Fields(line)
+		want = append(want, fields[len(fields)-1])
+	}
+	if len(want) == 0 || !slices.Contains(want, "main.fib") {
+		t.Fatalf("go tool pprof -top shows no main.fib:\n%s", out)
+	}
+	for _, name := range want {
+		if !hasFunction(p, name) {
+			t.Errorf("go tool pprof -top shows %s; Symbolize found no such function", name)
+		}
 	}
 }
 
