@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"net/http/pprof"
+	"os"
+	"path/filepath"
+	runtimepprof "runtime/pprof"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/pprof/profile"
+)
+
+// fetchServer starts a real server on 127.0.0.1 serving net/http/pprof and
+// /fixed, a real goroutine profile that never changes, so that the saved
+// file can be compared byte for byte. It records the last query.
+func fetchServer(t *testing.T) (srv *httptest.Server, fixed []byte, lastQuery func() string) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := runtimepprof.Lookup("goroutine").WriteTo(&buf, 0); err != nil {
+		t.Fatal(err)
+	}
+	fixed = buf.Bytes()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/fixed", func(w http.ResponseWriter, r *http.Request) { w.Write(fixed) })
+	mux.HandleFunc("/html", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>hi</html>")) })
+	var mu sync.Mutex
+	var last string
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		last = r.URL.RequestURI()
+		mu.Unlock()
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, fixed, func() string { mu.Lock(); defer mu.Unlock(); return last }
+}
+
+func TestFetchCommand(t *testing.T) {
+	bin := perflab(t)
+	srv, fixed, lastQuery := fetchServer(t)
+	dir := t.TempDir()
+	host := strings.TrimPrefix(srv.URL, "http://")
+
+	// The saved file is exactly what the server sent.
+	out := filepath.Join(dir, "fixed.pb.gz")
+	if _, stderr, code := runPerflab(t, bin, "fetch", "-o", out, srv.URL+"/fixed"); code != 0 {
+		t.Fatalf("fetch exited %d: %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, fixed) {
+		t.Errorf("saved %d bytes differing from the %d served", len(got), len(fixed))
+	}
+
+	// Real profiles: a heap profile, and a CPU profile from a bare host:port.
+	for _, tt := range []struct {
+		args      []string
+		query     string
+		firstType string
+	}{
+		{[]string{srv.URL + "/debug/pprof/heap"}, "/debug/pprof/heap", "alloc_objects"},
+		{[]string{"-seconds", "1", host}, "/debug/pprof/profile?seconds=1", "samples"},
+	} {
+		out := filepath.Join(dir, "p.pb.gz")
+		args := append([]string{"fetch", "-o", out}, tt.args...)
+		_, stderr, code := runPerflab(t, bin, args...)
+		if code != 0 || !strings.Contains(stderr, "Saved the profile (") {
+			t.Fatalf("perflab %v: exit %d, stderr %q", args, code, stderr)
+		}
+		if q := lastQuery(); q != tt.query {
+			t.Errorf("perflab %v requested %s; want %s", args, q, tt.query)
+		}
+		data, _ := os.ReadFile(out)
+		p, err := profile.ParseData(data)
+		if err != nil || p.SampleType[0].Type != tt.firstType {
+			t.Errorf("perflab %v saved %d bytes: %v, want a %s profile", args, len(data), err, tt.firstType)
+		}
+	}
+}
+
+func TestFetchCommandErrors(t *testing.T) {
+	bin := perflab(t)
+	srv, _, _ := fetchServer(t)
+	out := filepath.Join(t.TempDir(), "out.pb.gz")
+	tests := []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"fetch", srv.URL}, 2, "perflab fetch: -o FILE is required"},
+		{[]string{"fetch", "-o", out}, 2, "want exactly one SOURCE, got 0"},
+		{[]string{"fetch", "-o", out, "a", "b"}, 2, "want exactly one SOURCE, got 2"},
+		{[]string{"fetch", "-seconds", "x", "-o", out, srv.URL}, 2, `invalid value "x" for flag -seconds`},
+		{[]string{"fetch", "-seconds", "-3", "-o", out, srv.URL}, 2, "-seconds -3: must not be negative"},
+		{[]string{"fetch", "-max_bytes", "lots", "-o", out, srv.URL}, 2, `invalid size "lots"`},
+		{[]string{"fetch", "-o", out, srv.URL + "/debug/pprof/nosuch"}, 1,
+			"perflab: " + srv.URL + "/debug/pprof/nosuch: server returned 404 Not Found: Unknown profile\n"},
+		{[]string{"fetch", "-o", out, srv.URL + "/html"}, 1, "perflab: " + srv.URL + "/html: not a profile"},
+		{[]string{"fetch", "-max_bytes", "1KiB", "-o", out, srv.URL + "/debug/pprof/heap"}, 1, "more than 1 KiB (the limit"},
+	}
+	for _, tt := range tests {
+		stdout, stderr, code := runPerflab(t, bin, tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.stderr) || stdout != "" {
+			t.Errorf("perflab %q: exit %d, stdout %q, stderr %q; want exit %d, stderr containing %q",
+				tt.args, code, stdout, stderr, tt.code, tt.stderr)
+		}
+		if tt.code == 1 && strings.Count(stderr, "\n") != 1 {
+			t.Errorf("perflab %q: error is not one line: %q", tt.args, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("perflab %q left %s behind", tt.args, out)
+		}
+	}
+	stdout, _, code := runPerflab(t, bin, "help", "fetch")
+	if code != 0 || !strings.Contains(stdout, "Examples:\n  perflab fetch -o cpu.pb.gz localhost:6060") {
+		t.Errorf("perflab help fetch: exit %d, %q", code, stdout)
+	}
+}
