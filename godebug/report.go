@@ -61,7 +61,7 @@ func (s *SchedSummary) WriteText(w io.Writer) error {
 		s.ThreadsMax, s.ThreadsLast, s.SpinningMax, s.SpinningMean)
 	fmt.Fprintf(b, "Global queue:   max %d, p99 %d, mean %.1f\n", s.RunQueue.Max, s.RunQueue.P99, s.RunQueue.Mean)
 	fmt.Fprintf(b, "Per-P queues:   max %d, p99 %d, mean %.1f\n", s.LocalRunQueue.Max, s.LocalRunQueue.P99, s.LocalRunQueue.Mean)
-	fmt.Fprintf(b, "Samples:        %.0f%% saturated, %.0f%% with idle Ps while goroutines waited, %.0f%% imbalanced\n",
+	fmt.Fprintf(b, "Share:          %.0f%% of samples saturated, %.0f%% with idle Ps while goroutines waited, %.0f%% imbalanced\n",
 		s.SaturatedPercent, s.IdleQueuedPercent, s.ImbalancedPercent)
 	if len(s.WaitReasons) > 0 {
 		var parts []string

@@ -63,7 +63,7 @@ func LiveHeapTrend(ps []GCPoint) Trend {
 		}
 	}
 	rel := float64(t.Growth) / max(mean, 1)
-	stillGrowing := final >= earlier+max(1<<20, earlier/20)
+	stillGrowing := final >= earlier+max(1<<20, earlier/50)
 	fits := (rel >= 0.2 && f.R2 >= 0.3) || (rel >= 0.05 && f.R2 >= 0.8)
 	t.Leak = f.Slope > 0 && t.Growth >= minLeakGrowth && stillGrowing && fits
 

@@ -1,8 +1,261 @@
 package main
 
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/perflab/perflab/chart"
+	"github.com/perflab/perflab/godebug"
+	"github.com/perflab/perflab/internal/term"
+)
+
 var gcCmd = &command{
 	name:    "gc",
 	summary: "summarise GODEBUG=gctrace output, or run a program under it",
-	usage:   "usage: perflab gc (not yet implemented)\n",
-	run:     notImplemented,
+	usage: `usage: perflab gc [flags] [FILE|-]
+       perflab gc [flags] -- PROGRAM [ARGS...]
+
+Reads the lines GODEBUG=gctrace=1 makes the Go runtime write to standard
+error (Go 1.19 to 1.26 formats; gctrace=2 and gcpacertrace=1 lines too) and
+summarises them: number of GCs and GCs per second, the runtime's GC CPU
+share, stop-the-world pauses (sweep plus mark termination) as p50/p90/p99/max
+and how many exceed 100µs, concurrent mark time, the share of GC CPU spent
+in assists, the heap over time, forced GCs, and a verdict on the live heap:
+"possible leak" when a least-squares trend shows it still growing at the
+end of the run, "steady" otherwise. Other lines are ignored; malformed trace
+lines are counted and reported.
+
+With -- it runs PROGRAM with gctrace=1 merged into any GODEBUG it already
+has, passes its standard output and error through (without the trace lines
+unless -v), analyses the trace as it comes, prints the summary when the
+program exits or on Ctrl-C, and exits with the program's status. The
+summary goes to standard output after the program's own output; use -o to
+keep them apart.
+
+Flags:
+  -json       print the summary as JSON (schema in docs/godebug.md)
+  -html FILE  also write an HTML page with charts of heap, pauses and GC CPU
+  -o FILE     write the summary to FILE instead of standard output
+  -pacer      with --, also set gcpacertrace=1
+  -v          with --, pass the trace lines through to standard error too
+
+Examples:
+  GODEBUG=gctrace=1 ./server 2> gc.log; perflab gc gc.log
+  perflab gc -html gc.html -- ./server -addr 127.0.0.1:8080
+  go test -run TestBig ./pkg 2>&1 | perflab gc -json -
+`,
+}
+
+func init() { gcCmd.run = runGC } // runGC refers to gcCmd
+
+// traceFlags are the flags gc and sched share.
+type traceFlags struct {
+	json    bool
+	html    string
+	out     string
+	verbose bool
+}
+
+func addTraceFlags(fs *flag.FlagSet) *traceFlags {
+	f := new(traceFlags)
+	fs.BoolVar(&f.json, "json", false, "print JSON")
+	fs.StringVar(&f.html, "html", "", "write an HTML page of charts to `FILE`")
+	fs.StringVar(&f.out, "o", "", "write the summary to `FILE`")
+	fs.BoolVar(&f.verbose, "v", false, "pass trace lines through")
+	return f
+}
+
+func runGC(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(gcCmd)
+	flags := addTraceFlags(fs)
+	pacer := fs.Bool("pacer", false, "also set gcpacertrace=1")
+	if err := parseFlags(gcCmd, fs, stdout, args); err != nil {
+		return err
+	}
+	settings := []string{"gctrace=1"}
+	if *pacer {
+		settings = append(settings, "gcpacertrace=1")
+	}
+	var a godebug.GCAnalyzer
+	progress := func() string {
+		last := a.Last()
+		return fmt.Sprintf("gc: %d GCs, live heap %d MB, last pause %v", a.GCs(), last.HeapLive>>20, last.Pause())
+	}
+	tr, err := readTrace(ctx, gcCmd, fs, args, flags, settings, stdout, stderr, a.Add, progress)
+	if err != nil {
+		return err
+	}
+	sum := a.Summary(tr.elapsed)
+	if !tr.ran && sum.GCs == 0 {
+		return fmt.Errorf("%s: no gctrace lines (run the program with GODEBUG=gctrace=1)", tr.name)
+	}
+	page := &chart.Page{Title: "perflab gc: " + tr.name, Charts: godebug.GCCharts(a.Points())}
+	if err := writeReport(flags, stdout, sum, sum.WriteText, page); err != nil {
+		return err
+	}
+	return tr.exit()
+}
+
+// A traceRun is what reading a trace left to report.
+type traceRun struct {
+	name    string        // the input, for messages
+	ran     bool          // a program was run
+	status  int           // its exit status
+	elapsed time.Duration // how long it ran
+}
+
+// exit returns the error that makes perflab exit with the program's status.
+func (tr *traceRun) exit() error {
+	if tr.ran && tr.status != 0 {
+		return exitStatus(tr.status)
+	}
+	return nil
+}
+
+// readTrace feeds every trace record to handle: from the program after
+// "--" when the command line has one (run with the GODEBUG settings), else
+// from the file named by the one argument, or standard input for "-" or
+// no argument. The first malformed lines are reported on stderr.
+func readTrace(ctx context.Context, c *command, fs *flag.FlagSet, args []string, flags *traceFlags,
+	settings []string, stdout, stderr io.Writer, handle func(godebug.Record), progress func() string) (*traceRun, error) {
+	rest := fs.Args()
+	warned := 0
+	handleWarn := func(name string) func(godebug.Record) {
+		return func(rec godebug.Record) {
+			if se, ok := rec.(*godebug.SyntaxError); ok && warned < 3 {
+				warned++
+				fmt.Fprintf(stderr, "perflab %s: %s:%d: %s\n", c.name, name, se.Line, strings.TrimPrefix(se.Error(), fmt.Sprintf("line %d: ", se.Line)))
+			}
+			handle(rec)
+		}
+	}
+	if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+		if len(rest) == 0 {
+			return nil, usageErrorf("-- needs a program to run")
+		}
+		return runTraced(ctx, rest, flags, settings, stdout, stderr, handleWarn(rest[0]), progress)
+	}
+	if flags.verbose {
+		return nil, usageErrorf("-v applies only when running a program after --")
+	}
+	if len(rest) > 1 {
+		return nil, usageErrorf("want one input file, got %d arguments (put a program to run after --)", len(rest))
+	}
+	name := "-"
+	if len(rest) == 1 {
+		name = rest[0]
+	}
+	var r io.Reader = os.Stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	} else {
+		name = "standard input"
+	}
+	h := handleWarn(name)
+	s := godebug.NewScanner(r)
+	for s.Scan() {
+		if _, text := s.Result().(*godebug.Text); !text {
+			h(s.Result())
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	return &traceRun{name: name}, nil
+}
+
+// runTraced runs the program in argv under the GODEBUG settings.
+func runTraced(ctx context.Context, argv []string, flags *traceFlags, settings []string,
+	stdout, stderr io.Writer, handle func(godebug.Record), progress func() string) (*traceRun, error) {
+	line := term.NewLine(stderr)
+	var last time.Time
+	cmd := &godebug.Command{
+		Path: argv[0], Args: argv[1:], Settings: settings,
+		Stdin: os.Stdin, Stdout: stdout,
+		Stderr:    clearingWriter{w: stderr, line: line},
+		PassTrace: flags.verbose,
+		Handle: func(rec godebug.Record) {
+			handle(rec)
+			if line.Enabled() && time.Since(last) > 200*time.Millisecond {
+				last = time.Now()
+				line.Printf("%s", progress())
+			}
+		},
+	}
+	status, elapsed, err := cmd.Run(ctx)
+	line.Clear()
+	if err != nil {
+		return nil, fmt.Errorf("running %s: %w", argv[0], err)
+	}
+	return &traceRun{name: argv[0], ran: true, status: status, elapsed: elapsed}, nil
+}
+
+// clearingWriter erases the progress line before passing output through.
+type clearingWriter struct {
+	w    io.Writer
+	line *term.Line
+}
+
+func (c clearingWriter) Write(p []byte) (int, error) {
+	c.line.Clear()
+	return c.w.Write(p)
+}
+
+// writeReport writes the summary as text or JSON to stdout or -o FILE,
+// and the chart page to -html FILE.
+func writeReport(flags *traceFlags, stdout io.Writer, summary any, text func(io.Writer) error, page *chart.Page) error {
+	var buf strings.Builder
+	if flags.json {
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(summary); err != nil {
+			return err
+		}
+	} else if err := text(&buf); err != nil {
+		return err
+	}
+	if flags.html != "" {
+		if page.Summary == "" && !flags.json {
+			page.Summary = buf.String()
+		} else if page.Summary == "" {
+			var t strings.Builder
+			text(&t)
+			page.Summary = t.String()
+		}
+		if err := writeFile(flags.html, page.Render); err != nil {
+			return err
+		}
+	}
+	if flags.out != "" {
+		return writeFile(flags.out, func(w io.Writer) error {
+			_, err := io.WriteString(w, buf.String())
+			return err
+		})
+	}
+	_, err := io.WriteString(stdout, buf.String())
+	return err
+}
+
+// writeFile creates path and writes it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
 }

@@ -1,8 +1,78 @@
 package main
 
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/perflab/perflab/chart"
+	"github.com/perflab/perflab/godebug"
+)
+
 var schedCmd = &command{
 	name:    "sched",
 	summary: "summarise GODEBUG=schedtrace output, or run a program under it",
-	usage:   "usage: perflab sched (not yet implemented)\n",
-	run:     notImplemented,
+	usage: `usage: perflab sched [flags] [FILE|-]
+       perflab sched [flags] -- PROGRAM [ARGS...]
+
+Reads the lines GODEBUG=schedtrace=MS (and scheddetail=1) make the Go
+runtime write to standard error and summarises them: GOMAXPROCS, the share
+of idle Ps, threads and spinning threads, global and per-P run-queue
+lengths over time (max, p99, mean), and a verdict: "saturated" when every P
+is busy and goroutines queue for one in most samples, "busy", "headroom" or
+"idle" otherwise, and whether run queues are imbalanced across Ps. With
+scheddetail=1 it also counts goroutines by wait reason.
+
+With -- it runs PROGRAM with schedtrace merged into any GODEBUG it already
+has, passes its standard output and error through (without the trace lines
+unless -v), prints the summary when the program exits or on Ctrl-C, and
+exits with the program's status.
+
+Flags:
+  -json           print the summary as JSON (schema in docs/godebug.md)
+  -html FILE      also write an HTML page with charts of run queues and Ps
+  -o FILE         write the summary to FILE instead of standard output
+  -interval DUR   with --, the schedtrace period (default 1s; at least 1ms)
+  -detail         with --, also set scheddetail=1
+  -v              with --, pass the trace lines through to standard error too
+
+Examples:
+  GODEBUG=schedtrace=1000 ./server 2> sched.log; perflab sched sched.log
+  perflab sched -interval 100ms -html sched.html -- ./server
+`,
+}
+
+func init() { schedCmd.run = runSched } // runSched refers to schedCmd
+
+func runSched(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(schedCmd)
+	flags := addTraceFlags(fs)
+	interval := fs.Duration("interval", time.Second, "schedtrace period")
+	detail := fs.Bool("detail", false, "also set scheddetail=1")
+	if err := parseFlags(schedCmd, fs, stdout, args); err != nil {
+		return err
+	}
+	if *interval < time.Millisecond {
+		return usageErrorf("-interval %v: must be at least 1ms", *interval)
+	}
+	settings := []string{fmt.Sprintf("schedtrace=%d", interval.Milliseconds())}
+	if *detail {
+		settings = append(settings, "scheddetail=1")
+	}
+	var a godebug.SchedAnalyzer
+	progress := func() string { return fmt.Sprintf("sched: %d samples", a.Samples()) }
+	tr, err := readTrace(ctx, schedCmd, fs, args, flags, settings, stdout, stderr, a.Add, progress)
+	if err != nil {
+		return err
+	}
+	sum := a.Summary()
+	if !tr.ran && sum.Samples == 0 {
+		return fmt.Errorf("%s: no schedtrace lines (run the program with GODEBUG=schedtrace=1000)", tr.name)
+	}
+	page := &chart.Page{Title: "perflab sched: " + tr.name, Charts: godebug.SchedCharts(a.Points())}
+	if err := writeReport(flags, stdout, sum, sum.WriteText, page); err != nil {
+		return err
+	}
+	return tr.exit()
 }

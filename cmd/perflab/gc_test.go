@@ -1,0 +1,347 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/perflab/perflab/godebug"
+	"github.com/perflab/perflab/internal/testprog"
+)
+
+// Real programs the gc tests run under GODEBUG=gctrace=1. Each runs for
+// about a second; the first argument, if any, is its exit status.
+const (
+	allocProg = `package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+)
+
+var sink []byte
+
+func main() {
+	n := 0
+	for deadline := time.Now().Add(800 * time.Millisecond); time.Now().Before(deadline); {
+		for i := 0; i < 1000; i++ {
+			sink = make([]byte, 1024+i)
+			n++
+		}
+	}
+	fmt.Println("allocations:", n)
+	fmt.Fprintln(os.Stderr, "alloc done")
+	if len(os.Args) > 1 {
+		code, _ := strconv.Atoi(os.Args[1])
+		os.Exit(code)
+	}
+}
+`
+	// leakProg keeps every request's record in an ever-growing map, and
+	// makes short-lived garbage as a server would.
+	leakProg = `package main
+
+import "time"
+
+var sink []byte
+
+func main() {
+	m := make(map[int][]byte)
+	i := 0
+	for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); {
+		for j := 0; j < 4000; j++ {
+			m[i] = make([]byte, 64)
+			i++
+		}
+		sink = make([]byte, 256<<10)
+		time.Sleep(2 * time.Millisecond)
+	}
+	println("entries", len(m))
+}
+`
+	// steadyProg fills a 16 MB cache at start (a warm-up), then makes lots
+	// of short-lived garbage while keeping a constant live heap.
+	steadyProg = `package main
+
+import "time"
+
+var cache [][]byte
+var ring [256][]byte
+
+func main() {
+	for i := 0; i < 4096; i++ {
+		cache = append(cache, make([]byte, 4096))
+	}
+	i := 0
+	for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); i++ {
+		ring[i%len(ring)] = make([]byte, 8192)
+		if i%20000 == 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	println("cache", len(cache), "allocations", i)
+}
+`
+	// sleepProg waits for a signal for up to 30 s.
+	sleepProg = `package main
+
+import (
+	"fmt"
+	"time"
+)
+
+var sink []byte
+
+func main() {
+	for i := 0; i < 100; i++ {
+		sink = make([]byte, 1<<20)
+	}
+	fmt.Println("sleeping")
+	time.Sleep(30 * time.Second)
+}
+`
+)
+
+// traceOf runs the program with GODEBUG settings and returns the path of
+// a file holding its standard error.
+func traceOf(t *testing.T, bin string, env []string, settings ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "trace.txt")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd := exec.Command(bin)
+	cmd.Env = godebug.MergeGODEBUG(append(os.Environ(), env...), settings...)
+	cmd.Stderr = f
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v", bin, err)
+	}
+	return path
+}
+
+// gcLineRE is the test's own reading of gctrace lines, independent of
+// package godebug.
+var gcLineRE = regexp.MustCompile(`^gc (\d+) @([\d.]+)s (\d+)%[^:]*: ([\d.]+)\+([\d.]+)\+([\d.]+) ms clock, .* ms cpu, (\d+)->(\d+)->(\d+) MB, (\d+) MB goal, .*?(\d+) P( \(forced\))?$`)
+
+// expectedGC computes the figures perflab gc must print from the raw lines.
+type expectedGC struct {
+	gcs, forced, over100, cpuPercent int
+	pauses                           []float64
+	liveFirst, liveLast, liveMax     int64
+}
+
+func expectGC(t *testing.T, path string) expectedGC {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e expectedGC
+	for _, line := range strings.Split(string(data), "\n") {
+		m := gcLineRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		f := func(i int) float64 { v, _ := strconv.ParseFloat(m[i], 64); return v }
+		e.gcs++
+		if m[12] != "" {
+			e.forced++
+		}
+		pause := (f(4) + f(6)) / 1e3
+		e.pauses = append(e.pauses, pause)
+		if pause > 100e-6 {
+			e.over100++
+		}
+		e.cpuPercent = int(f(3))
+		live := int64(f(9)) << 20
+		if e.gcs == 1 {
+			e.liveFirst = live
+		}
+		e.liveLast, e.liveMax = live, max(e.liveMax, live)
+	}
+	slices.Sort(e.pauses)
+	return e
+}
+
+// nearestRank is the p-th percentile as docs/godebug.md defines it.
+func nearestRank(sorted []float64, p float64) float64 {
+	return sorted[max(int(math.Ceil(p/100*float64(len(sorted)))), 1)-1]
+}
+
+func gcJSON(t *testing.T, out string) godebug.GCSummary {
+	t.Helper()
+	var s godebug.GCSummary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("perflab gc -json printed invalid JSON: %v\n%s", err, out)
+	}
+	return s
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9+1e-9*math.Abs(b) }
+
+func TestGCSummaryOfRealTrace(t *testing.T) {
+	bin := perflab(t)
+	trace := traceOf(t, testprog.BuildSource(t, allocProg), nil, "gctrace=1")
+	e := expectGC(t, trace)
+	if e.gcs < 5 {
+		t.Fatalf("the allocation-heavy program ran only %d GCs", e.gcs)
+	}
+	out, stderr, code := runPerflab(t, bin, "gc", "-json", trace)
+	if code != 0 {
+		t.Fatalf("perflab gc exited %d: %s", code, stderr)
+	}
+	s := gcJSON(t, out)
+	if s.GCs != e.gcs || s.ForcedGCs != e.forced || s.PausesOver100us != e.over100 || s.GCCPUPercent != e.cpuPercent {
+		t.Errorf("gcs %d forced %d over100 %d cpu %d%%; want %d %d %d %d%%",
+			s.GCs, s.ForcedGCs, s.PausesOver100us, s.GCCPUPercent, e.gcs, e.forced, e.over100, e.cpuPercent)
+	}
+	want := godebug.Quantiles{P50: nearestRank(e.pauses, 50), P90: nearestRank(e.pauses, 90),
+		P99: nearestRank(e.pauses, 99), Max: e.pauses[len(e.pauses)-1]}
+	got := s.STWPause
+	if !near(got.P50, want.P50) || !near(got.P90, want.P90) || !near(got.P99, want.P99) || !near(got.Max, want.Max) {
+		t.Errorf("stw_pause_seconds %+v, want %+v", got, want)
+	}
+	if s.HeapLive.First != e.liveFirst || s.HeapLive.Last != e.liveLast || s.HeapLive.Max != e.liveMax {
+		t.Errorf("heap_live_bytes %+v; want first %d last %d max %d", s.HeapLive, e.liveFirst, e.liveLast, e.liveMax)
+	}
+	if s.GCsPerSecond <= 0 || s.MarkSeconds <= 0 || s.GCCPUSeconds <= 0 {
+		t.Errorf("rates and totals not computed: %+v", s)
+	}
+
+	// The text form shows the same figures.
+	text, _, _ := runPerflab(t, bin, "gc", trace)
+	for _, w := range []string{"GCs:            " + strconv.Itoa(e.gcs) + " over", strconv.Itoa(e.over100) + " over 100µs", "Verdict:"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("text summary lacks %q:\n%s", w, text)
+		}
+	}
+}
+
+func TestGCLeakVerdicts(t *testing.T) {
+	bin := perflab(t)
+	for _, tt := range []struct {
+		name, src string
+		leak      bool
+		says      string
+	}{
+		{"leak", leakProg, true, "possible leak"},
+		{"steady", steadyProg, false, "steady"},
+	} {
+		trace := traceOf(t, testprog.BuildSource(t, tt.src), nil, "gctrace=1")
+		out, stderr, code := runPerflab(t, bin, "gc", "-json", trace)
+		if code != 0 {
+			t.Fatalf("%s: perflab gc exited %d: %s", tt.name, code, stderr)
+		}
+		s := gcJSON(t, out)
+		if s.LeakSuspected != tt.leak || !strings.HasPrefix(s.Verdict, tt.says) {
+			data, _ := os.ReadFile(trace)
+			t.Errorf("%s program: leak_suspected=%v, verdict %q; want %v, %q\ntrace:\n%s", tt.name, s.LeakSuspected, s.Verdict, tt.leak, tt.says, data)
+		}
+		if tt.leak && s.LiveHeapTrend <= 0 {
+			t.Errorf("%s: live_heap_trend_bytes_per_second = %v, want > 0", tt.name, s.LiveHeapTrend)
+		}
+	}
+}
+
+func TestGCRunsProgram(t *testing.T) {
+	bin, prog := perflab(t), testprog.BuildSource(t, allocProg)
+	report := filepath.Join(t.TempDir(), "gc.json")
+	t.Setenv("GODEBUG", "madvdontneed=1")
+	stdout, stderr, code := runPerflab(t, bin, "gc", "-json", "-o", report, "--", prog, "3")
+	if code != 3 {
+		t.Errorf("exit status %d, want the program's 3 (stderr %q)", code, stderr)
+	}
+	if !strings.Contains(stdout, "allocations:") || !strings.Contains(stderr, "alloc done") {
+		t.Errorf("program output not passed through: stdout %q stderr %q", stdout, stderr)
+	}
+	if strings.Contains(stderr, "gc 1 @") {
+		t.Errorf("trace lines passed through without -v: %q", stderr)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := gcJSON(t, string(data)); s.GCs < 5 || s.DurationSeconds < 0.7 {
+		t.Errorf("run summary: %d GCs over %vs", s.GCs, s.DurationSeconds)
+	}
+
+	_, stderr, code = runPerflab(t, bin, "gc", "-v", "-o", os.DevNull, "--", prog)
+	if code != 0 || !strings.Contains(stderr, "gc 1 @") {
+		t.Errorf("-v: exit %d, trace lines not passed through: %q", code, stderr)
+	}
+}
+
+// TestGCInterrupt checks that Ctrl-C stops the program and still prints
+// the summary, with the program's status.
+func TestGCInterrupt(t *testing.T) {
+	bin, prog := perflab(t), testprog.BuildSource(t, sleepProg)
+	cmd := exec.Command(bin, "gc", "--", prog)
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "sleeping") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 128+int(syscall.SIGINT) {
+		t.Errorf("exit: %v, want status %d", err, 128+int(syscall.SIGINT))
+	}
+	if !strings.Contains(out.String(), "GCs:") {
+		t.Errorf("no summary after the interrupt:\n%s", out.String())
+	}
+}
+
+func TestGCBadInput(t *testing.T) {
+	bin := perflab(t)
+	dir := t.TempDir()
+	noTrace := filepath.Join(dir, "notrace.txt")
+	os.WriteFile(noTrace, []byte("hello\nworld\n"), 0o644)
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("gc 1 @0.1s 1%: 0.1+0.2+0.3 ms clock, 0.1+0.2/0.3/0.4+0.5 ms cpu, 4->4->1 MB, 5 MB goal, 2 P\n"+
+		"gc 2 @0.2s 1%: 0.1+oops\n"), 0o644)
+	tests := []struct {
+		args      []string
+		code      int
+		stderrHas string
+	}{
+		{[]string{"gc", filepath.Join(dir, "missing.txt")}, 1, "missing.txt: no such file"},
+		{[]string{"gc", noTrace}, 1, "notrace.txt: no gctrace lines"},
+		{[]string{"gc", "a", "b"}, 2, "want one input file"},
+		{[]string{"gc", "-v", noTrace}, 2, "-v applies only"},
+		{[]string{"gc", "--"}, 2, "needs a program"},
+		{[]string{"gc", "-bogus"}, 2, "-bogus"},
+		{[]string{"gc", "--", filepath.Join(dir, "nosuchprogram")}, 1, "nosuchprogram"},
+		{[]string{"gc", bad}, 0, "bad.txt:2: malformed gc trace line"},
+	}
+	for _, tt := range tests {
+		stdout, stderr, code := runPerflab(t, bin, tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.stderrHas) {
+			t.Errorf("perflab %q: exit %d, stderr %q; want exit %d, stderr containing %q", tt.args, code, stderr, tt.code, tt.stderrHas)
+		}
+		if code == 1 && strings.Count(stderr, "\n") != 1 {
+			t.Errorf("perflab %q: error is not one line: %q", tt.args, stderr)
+		}
+		if code == 0 && !strings.Contains(stdout, "Malformed:      1 trace lines") {
+			t.Errorf("perflab %q: malformed line not reported:\n%s", tt.args, stdout)
+		}
+	}
+}
