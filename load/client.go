@@ -20,7 +20,7 @@ const userAgent = "perflab-load"
 // something only net/http has: HTTP/2 or a proxy.
 func (t *target) clientFactory() (func() client, error) {
 	nt := newNetTarget(t)
-	if t.cfg.HTTP2 || t.cfg.Proxy != nil {
+	if t.cfg.HTTP2 || t.cfg.Proxy != nil || t.cfg.netHTTP {
 		return func() client { return nt.newClient() }, nil
 	}
 	lt := t.http1Target()

@@ -42,6 +42,8 @@ type Config struct {
 	// while the run lasts, from its own goroutine.
 	OnProgress    func(Progress)
 	ProgressEvery time.Duration
+
+	netHTTP bool // use net/http even where the lean client would do (benchmarks)
 }
 
 // A Sample is one request's measurements, as hey's CSV rows report them.

@@ -122,11 +122,11 @@ func loadJSON(t *testing.T, bin string) {
 		t.Fatalf("perflab load exited %d: %s", code, stderr)
 	}
 	var doc struct {
-		Requests    int64            `json:"requests"`
-		Duration    float64          `json:"duration_seconds"`
-		RPS         float64          `json:"rps"`
-		Errors      *int64           `json:"errors"`
-		StatusCodes map[string]int64 `json:"status_codes"`
+		Requests    int64              `json:"requests"`
+		Duration    float64            `json:"duration_seconds"`
+		RPS         float64            `json:"rps"`
+		Errors      *int64             `json:"errors"`
+		StatusCodes map[string]int64   `json:"status_codes"`
 		Latency     map[string]float64 `json:"latency_seconds"`
 		Uncorrected map[string]float64 `json:"uncorrected_latency_seconds"`
 		Histogram   []struct{ Mark float64 }

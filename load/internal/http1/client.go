@@ -85,17 +85,27 @@ func (c *Conn) Abort() {
 func (c *Conn) Do(ctx context.Context, deadline time.Time, r *Result, tm *Timing) error {
 	*tm = Timing{}
 	err := c.do(ctx, deadline, r, tm)
-	var idle *idleClosedError
-	if errors.As(err, &idle) && c.reused {
-		c.Close()
-		*tm = Timing{}
-		err = c.do(ctx, deadline, r, tm)
-	}
-	if errors.As(err, &idle) {
-		err = idle.err
+	if err != nil {
+		err = c.retry(ctx, deadline, r, tm, err)
 	}
 	if err != nil || c.target.Close || r.Head.Close {
 		c.Close()
+	}
+	return err
+}
+
+// retry retries a call that failed on a reused connection before any
+// response byte, and unwraps the error that marks such a failure.
+func (c *Conn) retry(ctx context.Context, deadline time.Time, r *Result, tm *Timing, err error) error {
+	idle, ok := err.(*idleClosedError)
+	if ok && c.reused {
+		c.Close()
+		*tm = Timing{}
+		err = c.do(ctx, deadline, r, tm)
+		idle, ok = err.(*idleClosedError)
+	}
+	if ok {
+		return idle.err
 	}
 	return err
 }

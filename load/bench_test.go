@@ -1,0 +1,85 @@
+package load
+
+import (
+	"bufio"
+	"context"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/perflab/perflab/internal/testprog"
+)
+
+// helloServer is the server of scripts/bench-load: net/http's hello world.
+const helloServer = `package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+)
+
+func main() {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(ln.Addr())
+	http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("Hello, World!\n"))
+	}))
+}
+`
+
+// startHello runs the hello-world server as its own process, so that its
+// CPU time is not counted as the generator's.
+func startHello(b *testing.B) string {
+	b.Helper()
+	cmd := exec.Command(testprog.BuildSource(b, helloServer))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		b.Fatal(err)
+	}
+	return "http://" + strings.TrimSpace(addr) + "/"
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkClient sends b.N requests over 8 connections to a hello-world
+// server in another process, with the lean client and with net/http, and
+// reports the generator's CPU time per request (cpu-ns/req) beside the
+// wall time.
+func BenchmarkClient(b *testing.B) {
+	url := startHello(b)
+	for _, bc := range []struct {
+		name    string
+		netHTTP bool
+	}{{"http1", false}, {"nethttp", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			cfg := Config{URL: url, N: max(b.N, 8), C: 8, netHTTP: bc.netHTTP}
+			cpu := cpuTime()
+			b.ResetTimer()
+			res, err := Run(context.Background(), cfg)
+			b.StopTimer()
+			if err != nil || res.ErrorCount > 0 {
+				b.Fatalf("%v %v", err, res.Errors)
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(res.Requests), "cpu-ns/req")
+			b.ReportMetric(res.RPS(), "req/s")
+		})
+	}
+}
