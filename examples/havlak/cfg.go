@@ -6,6 +6,10 @@ type BasicBlock struct {
 	Name     int
 	InEdges  []*BasicBlock
 	OutEdges []*BasicBlock
+
+	// Room for the first two edges each way, so that most blocks need no
+	// separate edge arrays.
+	in, out [2]*BasicBlock
 }
 
 // NumPred returns the number of the block's predecessors.
@@ -15,10 +19,20 @@ func (bb *BasicBlock) NumPred() int { return len(bb.InEdges) }
 func (bb *BasicBlock) NumSucc() int { return len(bb.OutEdges) }
 
 // AddInEdge records from as a predecessor of bb.
-func (bb *BasicBlock) AddInEdge(from *BasicBlock) { bb.InEdges = append(bb.InEdges, from) }
+func (bb *BasicBlock) AddInEdge(from *BasicBlock) {
+	if bb.InEdges == nil {
+		bb.InEdges = bb.in[:0]
+	}
+	bb.InEdges = append(bb.InEdges, from)
+}
 
 // AddOutEdge records to as a successor of bb.
-func (bb *BasicBlock) AddOutEdge(to *BasicBlock) { bb.OutEdges = append(bb.OutEdges, to) }
+func (bb *BasicBlock) AddOutEdge(to *BasicBlock) {
+	if bb.OutEdges == nil {
+		bb.OutEdges = bb.out[:0]
+	}
+	bb.OutEdges = append(bb.OutEdges, to)
+}
 
 // A CFG is a control-flow graph. Blocks[0], once created, is its entry.
 type CFG struct {
