@@ -2,8 +2,6 @@ package profiles
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/pprofproto"
 )
 
 // Loading is split in three steps so that each can be bounded and replaced
@@ -44,10 +43,6 @@ func isGzip(data []byte) bool {
 	return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b
 }
 
-// maxGzipRatio is deflate's best compression ratio (about 1032:1); no
-// honest gzip stream expands more than that.
-const maxGzipRatio = 1032
-
 // decompress returns data inflated if it is gzipped, else data itself. The
 // inflated size is capped at max: a gzip bomb is an error, not an
 // out-of-memory kill.
@@ -55,35 +50,18 @@ func decompress(data []byte, max int64) ([]byte, error) {
 	if !isGzip(data) {
 		return data, nil
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("corrupt gzip data: %v", err)
-	}
-	var buf bytes.Buffer
-	buf.Grow(int(sizeHint(data, max)))
-	n, err := buf.ReadFrom(io.LimitReader(zr, max+1))
+	out, err := pprofproto.Gunzip(data, max)
 	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, pprofproto.ErrTooLarge):
+		return nil, tooLarge("inflates to", max)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return nil, errors.New("truncated gzip data")
 	case err != nil:
 		return nil, fmt.Errorf("corrupt gzip data: %v", err)
-	case n > max:
-		return nil, tooLarge("inflates to", max)
-	case isGzip(buf.Bytes()):
+	case isGzip(out):
 		return nil, errors.New("gzip data inside gzip data; decompress it once first")
 	}
-	return buf.Bytes(), nil
-}
-
-// sizeHint guesses the inflated size of gzipped data from its trailer, to
-// allocate once. The trailer is only a hint (it is the size modulo 4 GiB of
-// the last member), so it is bounded by what the input could honestly hold.
-func sizeHint(data []byte, max int64) int64 {
-	if len(data) < 18 {
-		return 0
-	}
-	hint := int64(binary.LittleEndian.Uint32(data[len(data)-4:]))
-	return min(hint+1, max+1, int64(len(data))*maxGzipRatio)
+	return out, nil
 }
 
 // decode turns uncompressed profile bytes into a profile: profile.proto or

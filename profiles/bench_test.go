@@ -1,0 +1,91 @@
+package profiles
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/perflab/perflab/internal/profgen"
+)
+
+// benchProfile returns the path of the generated CPU profile c describes,
+// generating it once into profgen.CacheDir. The large one, profgen.Default
+// (~70 MB uncompressed, the one the performance targets are measured on),
+// takes about a minute the first time; -short skips it.
+func benchProfile(b *testing.B, c profgen.Config) string {
+	b.Helper()
+	if err := os.MkdirAll(profgen.CacheDir(), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	path, err := profgen.Cached(profgen.CacheDir(), c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+var benchConfigs = []struct {
+	name string
+	cfg  profgen.Config
+}{
+	{"small", profgen.Small},
+	{"large", profgen.Default},
+}
+
+// BenchmarkParseData measures decompressing and decoding a gzipped
+// profile.proto held in memory.
+func BenchmarkParseData(b *testing.B) {
+	for _, bc := range benchConfigs {
+		b.Run(bc.name, func(b *testing.B) {
+			if bc.name == "large" && testing.Short() {
+				b.Skip("large profile skipped with -short")
+			}
+			path := benchProfile(b, bc.cfg)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseData(path, data, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLoad measures the whole of Load on a file: reading, decoding,
+// validating and preparing the profile for reports.
+func BenchmarkLoad(b *testing.B) {
+	for _, bc := range benchConfigs {
+		b.Run(bc.name, func(b *testing.B) {
+			if bc.name == "large" && testing.Short() {
+				b.Skip("large profile skipped with -short")
+			}
+			path := benchProfile(b, bc.cfg)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Load(context.Background(), []string{path}, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDecompress measures inflating a gzipped profile within the cap.
+func BenchmarkDecompress(b *testing.B) {
+	data, err := os.ReadFile(benchProfile(b, profgen.Small))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decompress(data, DefaultMaxBytes); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
