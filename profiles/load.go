@@ -30,8 +30,9 @@ type Options struct {
 	// as pprof's -base and -diff_base do.
 	Base []string
 	// DiffBase marks the Base samples with the label pprof::base=true, as
-	// pprof's -diff_base does, so that reports compute percentages from the
-	// sources' total only. It is meaningless without Base.
+	// pprof's -diff_base does: they are kept apart from the sources'
+	// samples, and reports compute percentages relative to the base's
+	// total. It is meaningless without Base.
 	DiffBase bool
 	// Normalize scales the sources so that their total equals the base's
 	// before the base is subtracted, as pprof's -normalize does with a base.

@@ -53,8 +53,8 @@ func describeTypes(ps []*profile.Profile) string {
 // it: base's values are negated and merged with p's, so that samples
 // present in both cancel out. With diff set (-diff_base), base's
 // samples are first labelled pprof::base=true: they stay separate from p's
-// samples, and reports that honour the label compute percentages from p's
-// own total. ApplyBase modifies both arguments; use only the result.
+// samples, and reports compute percentages relative to the base's total
+// (pprof's total sums the absolute values of the labelled samples only). ApplyBase modifies both arguments; use only the result.
 //
 // For pprof's -normalize, call p.Normalize(base) before ApplyBase.
 func ApplyBase(p, base *profile.Profile, diff bool) (*profile.Profile, error) {
