@@ -6,7 +6,9 @@
 // i/Rate. A request whose intended time passes while every worker is busy
 // waits for one, and its latency is measured from its intended time, not
 // from when it finally went out (wrk2's model, correcting coordinated
-// omission). The uncorrected latencies are kept beside the corrected ones,
+// omission). A request that had a free worker waiting for it counts from
+// when it went out, so that a late timer on a busy generator is not
+// blamed on the server. The uncorrected latencies are kept beside the corrected ones,
 // with how many requests went out late and by how much.
 //
 // Every latency goes into an HDR histogram at nanosecond units and three

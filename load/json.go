@@ -53,6 +53,7 @@ type JSONDist struct {
 type JSONSchedule struct {
 	TargetRPS            float64  `json:"target_rps"`
 	Late                 int64    `json:"late"`
+	LateQueued           int64    `json:"late_queued"`
 	LateThresholdSeconds float64  `json:"late_threshold_seconds"`
 	Lateness             JSONDist `json:"lateness_seconds"`
 }
@@ -106,7 +107,7 @@ func (r *Result) JSON() *JSON {
 	if r.Rate > 0 {
 		u := jsonDist(&r.Uncorrected)
 		j.Uncorrected = &u
-		j.Schedule = &JSONSchedule{TargetRPS: r.Rate, Late: r.Late,
+		j.Schedule = &JSONSchedule{TargetRPS: r.Rate, Late: r.Late, LateQueued: r.LateQueued,
 			LateThresholdSeconds: LateThreshold.Seconds(), Lateness: jsonDist(&r.Lateness)}
 	}
 	return j

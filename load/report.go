@@ -41,10 +41,10 @@ func (r *Result) WriteText(w io.Writer) error {
 	if r.Rate > 0 {
 		fmt.Fprintf(b, "\nUncorrected latency distribution (from actual send times):\n")
 		writePercentiles(b, &r.Uncorrected)
-		fmt.Fprintf(b, "\nSchedule (latencies above count from intended send times):\n")
+		fmt.Fprintf(b, "\nSchedule (requests that waited for a busy worker count from their intended send time):\n")
 		fmt.Fprintf(b, "  Target rate:\t%.4f req/s\n", r.Rate)
-		fmt.Fprintf(b, "  Late sends:\t%d of %d responses went out more than %v late\n",
-			r.Late, r.Responses, LateThreshold)
+		fmt.Fprintf(b, "  Late sends:\t%d of %d responses went out more than %v late, %d of them waiting for a busy worker\n",
+			r.Late, r.Responses, LateThreshold, r.LateQueued)
 		fmt.Fprintf(b, "  Lateness:\t%s secs mean, %s secs p99, %s secs max\n",
 			secs(r.Lateness.Mean), secs(r.Lateness.Percentile(99)), secs(r.Lateness.Max))
 	}

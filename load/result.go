@@ -18,8 +18,10 @@ type Result struct {
 	Rate        float64       // the target rate, 0 if none
 	Interrupted bool          // the context was canceled before the end
 
-	// Latency is measured from each request's intended send time when Rate
-	// is set (corrected for coordinated omission), else from its send time.
+	// Latency is measured from each request's send time, except in rate
+	// mode for a request whose intended send time passed while every
+	// worker was busy: its latency runs from its intended time (corrected
+	// for coordinated omission, as wrk2 does).
 	Latency Dist
 	// Uncorrected is measured from each request's actual send time; only
 	// in rate mode (else it equals Latency and is left empty).
@@ -27,8 +29,12 @@ type Result struct {
 	// Late counts the requests that went out more than LateThreshold after
 	// their intended time, and Lateness is the distribution of how late
 	// every request went out; only in rate mode.
-	Late     int64
-	Lateness Dist
+	// LateQueued of the Late requests waited for a busy worker; the others
+	// had a worker waiting for them and went out late because the
+	// generator's timer woke late.
+	Late       int64
+	LateQueued int64
+	Lateness   Dist
 
 	// Phases of a request, as hey's Details section shows them.
 	DNSDialup, DNS, Write, Wait, Read Phase
@@ -65,6 +71,7 @@ func result(shards []*shard, rate bool) *Result {
 			uncSum += s.uncSum
 			lateSum += s.lateSum
 			r.Late += s.late
+			r.LateQueued += s.lateQueued
 		}
 		for i := range phases {
 			if s.responses > 0 {

@@ -109,13 +109,18 @@ func (r *runner) work(sh *shard) {
 		if r.t.n > 0 && i >= r.t.n {
 			return
 		}
-		var intended time.Time
+		// start is when the request's latency starts: its intended time if
+		// that passed before a worker was free for it (all were busy), else
+		// the moment it is sent.
+		var intended, start time.Time
 		if r.interval > 0 {
 			intended = r.start.Add(time.Duration(i) * r.interval)
 			if !r.end.IsZero() && !intended.Before(r.end) {
 				return
 			}
-			if !r.sleepUntil(timer, intended) {
+			if !time.Now().Before(intended) {
+				start = intended
+			} else if !r.sleepUntil(timer, intended) {
 				return
 			}
 		}
@@ -125,6 +130,9 @@ func (r *runner) work(sh *shard) {
 		}
 		if intended.IsZero() {
 			intended = sent
+		}
+		if start.IsZero() {
+			start = sent
 		}
 		var deadline time.Time
 		if r.t.cfg.Timeout > 0 {
@@ -141,8 +149,8 @@ func (r *runner) work(sh *shard) {
 			sh.recordError(err)
 			continue
 		}
-		s.Offset, s.Latency, s.Uncorrected = sent.Sub(r.start), done.Sub(intended), done.Sub(sent)
-		sh.recordResponse(&s, sent.Sub(intended))
+		s.Offset, s.Latency, s.Uncorrected = sent.Sub(r.start), done.Sub(start), done.Sub(sent)
+		sh.recordResponse(&s, sent.Sub(intended), start.Equal(intended))
 		if r.t.cfg.OnSample != nil {
 			r.sampleMu.Lock()
 			r.t.cfg.OnSample(s)

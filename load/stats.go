@@ -43,19 +43,20 @@ func (p *phase) merge(q *phase, first bool) {
 // A shard is the part of the run's statistics some workers record into.
 // Workers are spread over a few shards so that they seldom wait on a lock.
 type shard struct {
-	mu        sync.Mutex
-	lat, unc  *hdr.Histogram
-	lateness  *hdr.Histogram
-	latSum    int64
-	uncSum    int64
-	lateSum   int64
-	responses int64
-	late      int64
-	bytes     int64
-	phases    [5]phase
-	status    map[int]int64
-	errs      map[string]*ErrorCount
-	_         [64]byte // keep shards' locks on separate cache lines
+	mu         sync.Mutex
+	lat, unc   *hdr.Histogram
+	lateness   *hdr.Histogram
+	latSum     int64
+	uncSum     int64
+	lateSum    int64
+	responses  int64
+	late       int64
+	lateQueued int64
+	bytes      int64
+	phases     [5]phase
+	status     map[int]int64
+	errs       map[string]*ErrorCount
+	_          [64]byte // keep shards' locks on separate cache lines
 }
 
 func newShard(rate bool) *shard {
@@ -66,7 +67,10 @@ func newShard(rate bool) *shard {
 	return s
 }
 
-func (s *shard) recordResponse(smp *Sample, lateness time.Duration) {
+// recordResponse records a response; lateness is how long after its
+// intended time the request went out, and queued whether it waited for a
+// busy worker (rate mode).
+func (s *shard) recordResponse(smp *Sample, lateness time.Duration, queued bool) {
 	s.mu.Lock()
 	first := s.responses == 0
 	s.responses++
@@ -79,6 +83,9 @@ func (s *shard) recordResponse(smp *Sample, lateness time.Duration) {
 		s.lateness.RecordValue(min(max(int64(lateness), 0), maxLatency))
 		if lateness > LateThreshold {
 			s.late++
+			if queued {
+				s.lateQueued++
+			}
 		}
 	}
 	s.bytes += smp.Bytes
