@@ -197,3 +197,16 @@ func TestCountdownText(t *testing.T) {
 		}
 	}
 }
+
+// TestFailureCancelsOtherFetches checks that one bad source ends the
+// fetches of the others at once, and is the error reported.
+func TestFailureCancelsOtherFetches(t *testing.T) {
+	srv, _ := pprofServer(t)
+	start := time.Now()
+	bad := srv.URL + "/debug/pprof/nosuch"
+	p, err := Load(context.Background(), []string{srv.URL + "/slow", bad}, Options{})
+	checkError(t, p, err, bad+": ", "404 Not Found")
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Load took %v; the failure should have canceled the slow fetch", d)
+	}
+}

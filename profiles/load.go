@@ -116,25 +116,35 @@ func Load(ctx context.Context, sources []string, opts Options) (*profile.Profile
 const maxConcurrentSources = 8
 
 // loadAll reads and parses the sources concurrently, keeping their order.
-// The first error, in source order, is returned.
+// The first failure cancels the other fetches and is the error returned.
 func loadAll(ctx context.Context, sources []string, binary string, opts Options) ([]*profile.Profile, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	ps := make([]*profile.Profile, len(sources))
-	errs := make([]error, len(sources))
 	sem := make(chan struct{}, maxConcurrentSources)
-	var wg sync.WaitGroup
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
 	for i, src := range sources {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			ps[i], errs[i] = loadOne(ctx, src, binary, opts)
+			p, err := loadOne(ctx, src, binary, opts)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && first == nil {
+				first = err
+				cancel()
+			}
+			ps[i] = p
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if first != nil {
+		return nil, first
 	}
 	return ps, nil
 }
