@@ -3,6 +3,7 @@ package collect_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/profiles"
+	"golang.org/x/exp/trace"
 )
 
 const progPkg = "github.com/perflab/perflab/collect/internal/cmd/collectprog"
@@ -116,10 +118,26 @@ func index(t *testing.T, p *profile.Profile, typ string) int {
 	return -1
 }
 
-// isTrace reports whether data starts with a Go execution trace header,
-// "go 1.NN trace".
-func isTrace(data []byte) bool {
-	return bytes.HasPrefix(data, []byte("go 1.")) && bytes.Contains(clipBytes(data), []byte(" trace\x00"))
+// readTrace decodes a Go execution trace to its end with
+// golang.org/x/exp/trace, failing the test if it is not a whole, valid
+// trace, and returns how many events it holds.
+func readTrace(t *testing.T, name string, data []byte) int {
+	t.Helper()
+	r, err := trace.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s (%d bytes, starting %q): %v", name, len(data), clipBytes(data), err)
+	}
+	n := 0
+	for {
+		_, err := r.ReadEvent()
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			t.Fatalf("%s: after %d events: %v", name, n, err)
+		}
+		n++
+	}
 }
 
 func osArgs() []string { return os.Args }
