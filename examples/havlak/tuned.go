@@ -21,7 +21,8 @@ type LoopFinder struct {
 	last         []int32           // by DFS number: highest number in the subtree
 	header       []int32           // by DFS number: header of the enclosing loop
 	types        []int8            // by DFS number: bbNonHeader, bbReducible, ...
-	inPool       []int32           // by DFS number: w+1 while in the body of w
+	inPool       []uint32          // by DFS number: stamp of the last body it joined
+	stamp        uint32            // the stamp of the body being built
 	succ, pred   csr               // by block name: the graph's edges
 	backPreds    csr               // by DFS number: sources of back edges
 	nonBackPreds csr               // by DFS number: other predecessors
@@ -34,6 +35,7 @@ type LoopFinder struct {
 type dfsFrame struct {
 	name int32 // the block's name
 	edge int32 // index in succ.edges of the next out-edge to follow
+	end  int32 // index in succ.edges after the block's last out-edge
 }
 
 // A csr holds one direction of a graph's edges in compressed sparse row
@@ -73,13 +75,18 @@ func (f *LoopFinder) reset(cfg *CFG) {
 		f.number, f.name = make([]int32, n), make([]int32, n)
 		f.parent, f.loopOf = make([]int32, n), make([]int32, n)
 		f.last, f.header = make([]int32, n), make([]int32, n)
-		f.types, f.inPool = make([]int8, n), make([]int32, n)
+		f.types, f.inPool = make([]int8, n), make([]uint32, n)
+		f.stamp = 0
 	}
 	f.number, f.name = f.number[:n], f.name[:n]
 	f.parent, f.loopOf = f.parent[:n], f.loopOf[:n]
 	f.last, f.header = f.last[:n], f.header[:n]
 	f.types, f.inPool = f.types[:n], f.inPool[:n]
-	clear(f.inPool)
+	if f.stamp > 1<<31 {
+		// Stamps are about to wrap around: start again from zero.
+		clear(f.inPool)
+		f.stamp = 0
+	}
 	f.irreducible = nil
 
 	// Room for two edges per block each way covers the common case;
@@ -110,16 +117,16 @@ func (f *LoopFinder) reset(cfg *CFG) {
 func (f *LoopFinder) DFS(start int32) int32 {
 	current := int32(0)
 	f.visit(start, current)
-	f.stack = append(f.stack[:0], dfsFrame{name: start, edge: f.succ.start[start]})
+	f.stack = append(f.stack[:0], f.frame(start))
 	for len(f.stack) > 0 {
 		top := &f.stack[len(f.stack)-1]
-		if top.edge < f.succ.start[top.name+1] {
+		if top.edge < top.end {
 			target := f.succ.edges[top.edge]
 			top.edge++
 			if f.number[target] == unvisited {
 				current++
 				f.visit(target, current)
-				f.stack = append(f.stack, dfsFrame{name: target, edge: f.succ.start[target]})
+				f.stack = append(f.stack, f.frame(target))
 			}
 			continue
 		}
@@ -127,6 +134,10 @@ func (f *LoopFinder) DFS(start int32) int32 {
 		f.stack = f.stack[:len(f.stack)-1]
 	}
 	return current + 1
+}
+
+func (f *LoopFinder) frame(name int32) dfsFrame {
+	return dfsFrame{name: name, edge: f.succ.start[name], end: f.succ.start[name+1]}
 }
 
 func (f *LoopFinder) visit(name, n int32) {
@@ -243,10 +254,10 @@ func (f *LoopFinder) addIrreducible(w, y int32) {
 	f.irreducible[w] = append(extra, y)
 }
 
-// addToPool adds x to the body of header w unless it is there already.
-func (f *LoopFinder) addToPool(w, x int32) {
-	if f.inPool[x] != w+1 {
-		f.inPool[x] = w + 1
+// addToPool adds x to the body being built unless it is there already.
+func (f *LoopFinder) addToPool(x int32) {
+	if f.inPool[x] != f.stamp {
+		f.inPool[x] = f.stamp
 		f.pool = append(f.pool, x)
 	}
 }
@@ -256,9 +267,10 @@ func (f *LoopFinder) addToPool(w, x int32) {
 // membership is an array lookup instead of a list scan.
 func (f *LoopFinder) findLoopBody(w int32) []int32 {
 	f.pool = f.pool[:0]
+	f.stamp++ // a new body: no block is in it
 	for _, v := range f.backPreds.of(w) {
 		if v != w {
-			f.addToPool(w, f.FindSet(v))
+			f.addToPool(f.FindSet(v))
 		} else {
 			f.types[w] = bbSelf
 		}
@@ -278,7 +290,7 @@ func (f *LoopFinder) findLoopBody(w int32) []int32 {
 					f.types[w] = bbIrreducible
 					f.addIrreducible(w, ydash)
 				} else if ydash != w {
-					f.addToPool(w, ydash)
+					f.addToPool(ydash)
 				}
 			}
 		}
