@@ -44,6 +44,7 @@ type Options struct {
 	DivideBy            float64 // -divide_by
 	RelativePercentages bool    // -relative_percentages
 	CompactLabels       bool    // -compact_labels
+	NoTrim              bool    // trim=false: ignore nodecount and the fractions
 
 	SourcePath string // -source_path: where list looks for source files
 	TrimPath   string // -trim_path: path prefixes removed before the search
@@ -80,7 +81,7 @@ func (o Options) effective(k Kind) (Options, error) {
 	if o.Granularity != "" && !contains(granularities, o.Granularity) {
 		return o, fmt.Errorf("unknown granularity %q (want one of %s)", o.Granularity, strings.Join(granularities, ", "))
 	}
-	trim := true
+	trim := !o.NoTrim
 	switch k {
 	case Peek:
 		trim = false

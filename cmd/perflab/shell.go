@@ -1,8 +1,57 @@
 package main
 
-var shellCmd = &command{
+import (
+	"context"
+	"io"
+	"os"
+
+	rpt "github.com/perflab/perflab/report"
+)
+
+var shellCmd = newShellCommand(&command{
 	name:    "shell",
 	summary: "pprof's interactive shell on a profile",
-	usage:   "usage: perflab shell (not yet implemented)\n",
-	run:     notImplemented,
+	usage: `usage: perflab shell [flags] SOURCE...
+
+Reads pprof's interactive commands from the terminal or a pipe and runs
+them on the loaded profile: reports (top10, top5 -cum, list DFS, peek
+mapaccess, tree, traces, tags, raw), option assignments (nodefraction=0.1,
+sample_index=alloc_space, focus=main), "help", "o" and "quit".
+
+Examples:
+  perflab shell cpu.pprof
+  printf 'top5 -cum\nlist main.DFS\n' | perflab shell cpu.pprof
+
+Flags: -base, -diff_base, -normalize and -seconds, as for the report commands.
+`,
+})
+
+// newShellCommand completes the shell command with its run function.
+func newShellCommand(c *command) *command {
+	c.run = func(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+		return runShell(ctx, c, stdout, stderr, args)
+	}
+	return c
+}
+
+// shellInput is where the shell reads commands; tests replace it.
+var shellInput io.Reader = os.Stdin
+
+func runShell(ctx context.Context, c *command, stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(c)
+	rf := addReportFlags(fs, rpt.Tags)
+	if err := parseFlags(c, fs, stdout, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageErrorf("no profile given")
+	}
+	if _, err := rf.options(stderr); err != nil {
+		return usageErrorf("%v", err)
+	}
+	p, err := loadForReport(ctx, fs.Args(), rf, stderr)
+	if err != nil {
+		return err
+	}
+	return rpt.NewShell(p, stdout, stderr).Run(shellInput)
 }

@@ -1,0 +1,241 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/google/pprof/profile"
+)
+
+// A Shell runs pprof's interactive commands on one profile: reports such
+// as "top10 -cum", "list DFS" or "peek mapaccess", option assignments such
+// as "nodefraction=0.1" or "sample_index=alloc_space", "help", "o" and
+// "quit". Reports go to Stdout; the greeting, prompts' errors and help go
+// to Stderr, as in pprof.
+type Shell struct {
+	p      *profile.Profile
+	o      Options
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// NewShell returns a shell on p with pprof's interactive defaults
+// (compact headers, top showing 10 rows).
+func NewShell(p *profile.Profile, stdout, stderr io.Writer) *Shell {
+	o := DefaultOptions()
+	o.CompactLabels = true
+	return &Shell{p: p, o: o, Stdout: stdout, Stderr: stderr}
+}
+
+// Run greets, then reads commands from in until "quit" or the end of input.
+func (s *Shell) Run(in io.Reader) error {
+	s.greet()
+	sc := bufio.NewScanner(in)
+	sc.Buffer(nil, 1<<20)
+	for {
+		fmt.Fprint(s.Stdout, "(pprof) ")
+		if !sc.Scan() {
+			return sc.Err()
+		}
+		if s.Exec(sc.Text()) {
+			return nil
+		}
+	}
+}
+
+// greet prints the profile's description, as pprof does on entering its shell.
+func (s *Shell) greet() {
+	o := DefaultOptions()
+	if r, err := prepare(s.p.Copy(), Top, o); err == nil {
+		fmt.Fprintln(s.Stderr, strings.Join(r.profileLabels(), "\n"))
+		if r.total == 0 && len(s.p.SampleType) > 1 {
+			fmt.Fprintln(s.Stderr, "No samples were found with the default sample value type.")
+			fmt.Fprintln(s.Stderr, `Try "sample_index" command to analyze different sample values.`)
+			fmt.Fprintln(s.Stderr)
+		}
+	}
+	fmt.Fprintln(s.Stderr, `Entering interactive mode (type "help" for commands, "o" for options)`)
+}
+
+// Exec runs one input line and reports whether it asked to quit.
+func (s *Shell) Exec(line string) (quit bool) {
+	for _, in := range s.expand(strings.TrimSpace(line)) {
+		name, value, hasValue := strings.Cut(in, "=")
+		if name = strings.TrimSpace(name); isOption(name) {
+			if i := strings.LastIndex(value, "//:"); i != -1 {
+				value = value[:i]
+			}
+			if err := s.set(name, strings.TrimSpace(value), hasValue); err != nil {
+				fmt.Fprintln(s.Stderr, err)
+			}
+			continue
+		}
+		tokens := strings.Fields(in)
+		if len(tokens) == 0 {
+			continue
+		}
+		switch tokens[0] {
+		case "o", "options":
+			s.printOptions()
+			continue
+		case "exit", "quit", "q":
+			return true
+		case "help":
+			s.help(strings.Join(tokens[1:], " "))
+			continue
+		}
+		if err := s.report(tokens); err != nil {
+			fmt.Fprintln(s.Stderr, err)
+		}
+	}
+	return false
+}
+
+// expand turns the shortcuts ":" (clear the filters) and sample type names
+// (select that sample value) into option assignments.
+func (s *Shell) expand(in string) []string {
+	if in == ":" {
+		return []string{"focus=", "ignore=", "hide=", "tagfocus=", "tagignore="}
+	}
+	for _, st := range s.p.SampleType {
+		switch in {
+		case st.Type:
+			return []string{"sample_index=" + st.Type}
+		case "total_" + st.Type:
+			return []string{"mean=0", "sample_index=" + st.Type}
+		case "mean_" + st.Type:
+			return []string{"mean=1", "sample_index=" + st.Type}
+		}
+	}
+	return []string{in}
+}
+
+var tailDigits = regexp.MustCompile("[0-9]+$")
+
+// shellReports maps the shell's report commands to reports; text is
+// pprof's other name for top.
+var shellReports = map[string]Kind{
+	"top": Top, "text": Top, "peek": Peek, "tree": Tree, "list": List,
+	"traces": Traces, "tags": Tags, "raw": Raw,
+}
+
+// report runs a report command line such as "top5 -cum main >out.txt".
+func (s *Shell) report(tokens []string) error {
+	name, args := tokens[0], tokens[1:]
+	k, ok := shellReports[name]
+	if !ok {
+		if d := tailDigits.FindString(name); d != "" && d != name {
+			name = name[:len(name)-len(d)]
+			args = append([]string{d}, args...)
+			k, ok = shellReports[name]
+		}
+	}
+	if !ok {
+		if isOption(name) || pprofOnly[name] {
+			if pprofOnly[name] {
+				return fmt.Errorf("%s: not supported by perflab's shell (see docs/compat.md)", name)
+			}
+			value := "<val>"
+			if len(args) > 0 {
+				value = args[0]
+			}
+			return fmt.Errorf("did you mean: %s=%s", name, value)
+		}
+		return fmt.Errorf("unrecognized command: %q", name)
+	}
+	o := s.o
+	if k == Peek || k == List {
+		if len(args) == 0 {
+			return fmt.Errorf("command %s requires an argument", name)
+		}
+		o.Symbol, args = args[0], args[1:]
+	}
+	out, err := parseReportArgs(&o, k, name, args)
+	if err != nil {
+		return err
+	}
+	return s.generate(k, o, out)
+}
+
+// parseReportArgs applies a report command's arguments: a node count,
+// -cum, focus regexps, -ignore regexps and ">file".
+func parseReportArgs(o *Options, k Kind, name string, args []string) (out string, err error) {
+	var focus, ignore string
+	for i := 0; i < len(args); i++ {
+		t := args[i]
+		if n, err := strconv.ParseInt(t, 10, 32); err == nil {
+			o.NodeCount = int(n)
+			continue
+		}
+		switch t[0] {
+		case '>':
+			out = t[1:]
+			if out == "" {
+				if i++; i >= len(args) {
+					return "", fmt.Errorf("unexpected end of line after >")
+				}
+				out = args[i]
+			}
+		case '-':
+			if t == "-cum" || t == "--cum" {
+				o.Cum = true
+				continue
+			}
+			ignore = joinRegexps(ignore, t[1:])
+		default:
+			focus = joinRegexps(focus, t)
+		}
+	}
+	if k == Tags {
+		o.TagFocus, o.TagIgnore = orDefault(focus, o.TagFocus), orDefault(ignore, o.TagIgnore)
+	} else {
+		o.Focus, o.Ignore = orDefault(focus, o.Focus), orDefault(ignore, o.Ignore)
+	}
+	if o.NodeCount == -1 && (name == "top" || name == "text") {
+		o.NodeCount = 10
+	}
+	return out, nil
+}
+
+func joinRegexps(a, b string) string {
+	if a != "" && b != "" {
+		return a + "|" + b
+	}
+	return a + b
+}
+
+func orDefault(v, def string) string {
+	if v != "" {
+		return v
+	}
+	return def
+}
+
+// generate runs one report on a copy of the profile when the report would
+// change it (filters, raw), writing to stdout or to the file out.
+func (s *Shell) generate(k Kind, o Options, out string) error {
+	p := s.p
+	if k == Raw || o.Focus != "" || o.Ignore != "" || o.Hide != "" || o.Show != "" ||
+		o.ShowFrom != "" || o.TagFocus != "" || o.TagIgnore != "" {
+		p = p.Copy()
+	}
+	o.Warnings = s.Stderr
+	if out == "" {
+		return Generate(s.Stdout, p, k, o)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(s.Stderr, "Generating report in", out)
+	if err := Generate(f, p, k, o); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
