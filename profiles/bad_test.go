@@ -129,6 +129,22 @@ func TestGzipBomb(t *testing.T) {
 	}
 }
 
+// TestProtoBomb checks that data that decompresses within the limit but
+// would decode to far more memory (here, millions of empty samples) is
+// refused before it is decoded.
+func TestProtoBomb(t *testing.T) {
+	bomb := gzipped(t, bytes.Repeat([]byte{0x12, 0x00}, 8<<20)) // 16 MiB, 8M empty samples
+	const limit = 32 << 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	p, err := ParseData("samples.pb.gz", bomb, Options{MaxBytes: limit})
+	runtime.ReadMemStats(&after)
+	checkError(t, p, err, "samples.pb.gz: ", "GiB of memory, more than 4 x the limit of 32 MiB")
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("refusing the input allocated %d bytes; want at most the decompressed size and change", alloc)
+	}
+}
+
 func TestLoadErrorsNameTheSource(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.txt")

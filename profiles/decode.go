@@ -167,6 +167,11 @@ func oneLine(s string) string {
 	return s
 }
 
+// formatGiB prints a large size in GiB with one decimal.
+func formatGiB(n int64) string {
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+}
+
 // formatBytes prints a size in the largest binary unit that divides it.
 func formatBytes(n int64) string {
 	for _, u := range []struct {

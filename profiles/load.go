@@ -45,6 +45,10 @@ type Options struct {
 // uncompressed profile.proto is a few hundred megabytes.
 const DefaultMaxBytes = 1 << 30
 
+// memoryBudget bounds the memory decoding may take, as a multiple of the
+// size limit; see decodeCost.
+const memoryBudget = 4
+
 // maxBytes returns the effective size limit.
 func (o Options) maxBytes() int64 {
 	if o.MaxBytes > 0 {
@@ -192,6 +196,10 @@ func ParseData(name string, data []byte, opts Options) (*profile.Profile, error)
 	raw, err := decompress(data, opts.maxBytes())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if cost, ok := decodeCost(raw); ok && cost > memoryBudget*opts.maxBytes() {
+		return nil, fmt.Errorf("%s: %w: decoding would take about %s of memory, more than %d x the limit of %s (raise it with -max_bytes)",
+			name, ErrTooLarge, formatGiB(cost), memoryBudget, formatBytes(opts.maxBytes()))
 	}
 	p, err := safeDecode(raw)
 	if err != nil {
