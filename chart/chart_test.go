@@ -112,7 +112,7 @@ func TestPageDrawsInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	CheckDrawn(t, p, 3, 1)
+	browser.CheckCharts(t, p, 3, 1)
 	if pwned, err := browser.Eval[bool](p, `window.pwned !== undefined`); err != nil || pwned {
 		t.Errorf("hostile label ran as script (pwned=%v, err=%v)", pwned, err)
 	}

@@ -8,11 +8,13 @@ func GCCharts(ps []GCPoint) []chart.Chart {
 	n := len(ps)
 	x := make(chart.Values, n)
 	start, end, live, goal := make(chart.Values, n), make(chart.Values, n), make(chart.Values, n), make(chart.Values, n)
+	retained := make(chart.Values, n)
 	pause, limit, cpu := make(chart.Values, n), make(chart.Values, n), make(chart.Values, n)
 	for i, p := range ps {
 		x[i] = p.Start.Seconds()
 		start[i], end[i] = float64(p.HeapStart), float64(p.HeapEnd)
 		live[i], goal[i] = float64(p.HeapLive), float64(p.HeapGoal)
+		retained[i] = float64(p.Retained())
 		pause[i], limit[i] = p.Pause.Seconds(), 100e-6
 		cpu[i] = float64(p.CPUPercent)
 	}
@@ -25,6 +27,7 @@ func GCCharts(ps []GCPoint) []chart.Chart {
 				{Label: "start", Y: start, Color: "#ff7f0e"},
 				{Label: "end", Y: end, Color: "#2ca02c"},
 				{Label: "goal", Y: goal, Color: "#d62728"},
+				{Label: "retained (live less allocated during GC)", Y: retained, Color: "#9467bd"},
 			},
 		},
 		{

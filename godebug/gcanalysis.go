@@ -22,6 +22,14 @@ type GCPoint struct {
 	Forced     bool
 }
 
+// Retained estimates the heap that was live when the cycle started: the
+// live (marked) heap less what was allocated during the cycle, which the
+// runtime marks live whether or not it survives. It keeps a starved or
+// allocation-heavy cycle (39->250->228 MB) from reading as growth.
+func (p GCPoint) Retained() int64 {
+	return max(0, p.HeapLive-max(0, p.HeapEnd-p.HeapStart))
+}
+
 // A GCAnalyzer accumulates gctrace records. Its zero value is ready to use.
 type GCAnalyzer struct {
 	points    []GCPoint

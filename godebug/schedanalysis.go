@@ -137,8 +137,8 @@ func (a *SchedAnalyzer) addPoint(p *SchedPoint, local []int) {
 			a.localQ[q]++
 		}
 		a.sum.localSamples++
-		if p.LocalMax >= 4 && p.LocalMax >= 4*(p.LocalMin+1) {
-			a.sum.imbalanced++
+		if p.IdleProcs > 0 && p.LocalMax >= 2 {
+			a.sum.imbalanced++ // goroutines waited on one P while another P had nothing to do
 		}
 	}
 	a.globalQ[p.RunQueue]++

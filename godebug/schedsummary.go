@@ -46,7 +46,7 @@ type QueueStats struct {
 // Verdict thresholds, as shares of samples.
 const (
 	saturatedShare  = 50 // % of samples with no idle P and a queue at least GOMAXPROCS long
-	imbalancedShare = 20 // % of samples with one P's queue far longer than another's
+	imbalancedShare = 20 // % of samples with goroutines queued on a P while another P idled
 )
 
 // Summary summarises the samples seen so far.
@@ -97,7 +97,7 @@ func (a *SchedAnalyzer) verdict(s *SchedSummary) (saturation, imbalance, text st
 		imbalance = "unknown"
 	case s.ImbalancedPercent >= imbalancedShare && a.sum.imbalanced >= 2:
 		imbalance = "imbalanced"
-		text += fmt.Sprintf("; imbalanced: in %.0f%% of samples one P's run queue was at least 4 and 4 times another's", s.ImbalancedPercent)
+		text += fmt.Sprintf("; imbalanced: in %.0f%% of samples goroutines waited in one P's run queue while another P was idle", s.ImbalancedPercent)
 	default:
 		imbalance = "balanced"
 		text += "; run queues balanced across Ps"

@@ -24,7 +24,9 @@ const (
 )
 
 // LiveHeapTrend fits a least-squares line to the live heap of the
-// collections and judges whether it keeps growing through the run.
+// collections over time and judges whether it keeps growing through the
+// run. The live heap of each cycle is taken as GCPoint.Retained: the
+// marked heap less what was allocated while marking.
 //
 // It is built to hold on real traces:
 //   - warm-up: with 8 or more collections the first quarter is left out,
@@ -46,7 +48,7 @@ func LiveHeapTrend(ps []GCPoint) Trend {
 	xs, ys := make([]float64, len(ps)), make([]float64, len(ps))
 	var mean float64
 	for i, p := range ps {
-		xs[i], ys[i] = p.Start.Seconds(), float64(p.HeapLive)
+		xs[i], ys[i] = p.Start.Seconds(), float64(p.Retained())
 		mean += ys[i] / float64(len(ps))
 	}
 	f := leastSquares(xs, ys)
@@ -57,9 +59,9 @@ func LiveHeapTrend(ps []GCPoint) Trend {
 	var earlier, final int64
 	for i, p := range ps {
 		if i < tail {
-			earlier = max(earlier, p.HeapLive)
+			earlier = max(earlier, p.Retained())
 		} else {
-			final = max(final, p.HeapLive)
+			final = max(final, p.Retained())
 		}
 	}
 	rel := float64(t.Growth) / max(mean, 1)
@@ -67,22 +69,22 @@ func LiveHeapTrend(ps []GCPoint) Trend {
 	fits := (rel >= 0.2 && f.R2 >= 0.3) || (rel >= 0.05 && f.R2 >= 0.8)
 	t.Leak = f.Slope > 0 && t.Growth >= minLeakGrowth && stillGrowing && fits
 
-	first := ps[0].HeapLive
+	first := ps[0].Retained()
 	span := (t.To - t.From).Round(time.Millisecond)
 	if t.Leak {
-		t.Verdict = fmt.Sprintf("possible leak: live heap grew from %s to %s over %v (%s/s, R²=%.2f), still growing at the end",
+		t.Verdict = fmt.Sprintf("possible leak: live heap (retained) grew from %s to %s over %v (%s/s, R²=%.2f), still growing at the end",
 			mb(first), mb(final), span, mb(int64(f.Slope)), f.R2)
 	} else {
-		t.Verdict = fmt.Sprintf("steady: live heap stayed between %s and %s over %v (trend %s/s, R²=%.2f)",
+		t.Verdict = fmt.Sprintf("steady: live heap (retained) stayed between %s and %s over %v (trend %s/s, R²=%.2f)",
 			mb(minLive(ps)), mb(max(earlier, final)), span, mb(int64(f.Slope)), f.R2)
 	}
 	return t
 }
 
 func minLive(ps []GCPoint) int64 {
-	m := ps[0].HeapLive
+	m := ps[0].Retained()
 	for _, p := range ps {
-		m = min(m, p.HeapLive)
+		m = min(m, p.Retained())
 	}
 	return m
 }

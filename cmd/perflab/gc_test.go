@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/godebug"
+	"github.com/perflab/perflab/internal/browser"
 	"github.com/perflab/perflab/internal/testprog"
 )
 
@@ -50,7 +51,8 @@ func main() {
 }
 `
 	// leakProg keeps every request's record in an ever-growing map, and
-	// makes short-lived garbage as a server would.
+	// makes short-lived garbage as a server would. It counts work rather
+	// than time, so that a busy machine changes its length, not its GCs.
 	leakProg = `package main
 
 import "time"
@@ -59,14 +61,12 @@ var sink []byte
 
 func main() {
 	m := make(map[int][]byte)
-	i := 0
-	for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); {
-		for j := 0; j < 4000; j++ {
-			m[i] = make([]byte, 64)
-			i++
+	for i := 0; i < 150*4000; i++ {
+		m[i] = make([]byte, 64)
+		if i%4000 == 0 {
+			sink = make([]byte, 512<<10)
+			time.Sleep(2 * time.Millisecond)
 		}
-		sink = make([]byte, 256<<10)
-		time.Sleep(2 * time.Millisecond)
 	}
 	println("entries", len(m))
 }
@@ -84,14 +84,13 @@ func main() {
 	for i := 0; i < 4096; i++ {
 		cache = append(cache, make([]byte, 4096))
 	}
-	i := 0
-	for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); i++ {
+	for i := 0; i < 150000; i++ {
 		ring[i%len(ring)] = make([]byte, 8192)
-		if i%20000 == 0 {
+		if i%500 == 0 {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	println("cache", len(cache), "allocations", i)
+	println("cache", len(cache))
 }
 `
 	// sleepProg waits for a signal for up to 30 s.
@@ -113,6 +112,25 @@ func main() {
 }
 `
 )
+
+// TestGC runs perflab gc end to end on real programs; the subtests share
+// one build of perflab.
+func TestGC(t *testing.T) {
+	bin := perflab(t)
+	for _, tt := range []struct {
+		name string
+		test func(*testing.T, string)
+	}{
+		{"SummaryOfRealTrace", testGCSummaryOfRealTrace},
+		{"LeakVerdicts", testGCLeakVerdicts},
+		{"RunsProgram", testGCRunsProgram},
+		{"Interrupt", testGCInterrupt},
+		{"BadInput", testGCBadInput},
+		{"HTML", testGCHTML},
+	} {
+		t.Run(tt.name, func(t *testing.T) { tt.test(t, bin) })
+	}
+}
 
 // traceOf runs the program with GODEBUG settings and returns the path of
 // a file holding its standard error.
@@ -193,8 +211,7 @@ func gcJSON(t *testing.T, out string) godebug.GCSummary {
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9+1e-9*math.Abs(b) }
 
-func TestGCSummaryOfRealTrace(t *testing.T) {
-	bin := perflab(t)
+func testGCSummaryOfRealTrace(t *testing.T, bin string) {
 	trace := traceOf(t, testprog.BuildSource(t, allocProg), nil, "gctrace=1")
 	e := expectGC(t, trace)
 	if e.gcs < 5 {
@@ -231,8 +248,7 @@ func TestGCSummaryOfRealTrace(t *testing.T) {
 	}
 }
 
-func TestGCLeakVerdicts(t *testing.T) {
-	bin := perflab(t)
+func testGCLeakVerdicts(t *testing.T, bin string) {
 	for _, tt := range []struct {
 		name, src string
 		leak      bool
@@ -257,8 +273,8 @@ func TestGCLeakVerdicts(t *testing.T) {
 	}
 }
 
-func TestGCRunsProgram(t *testing.T) {
-	bin, prog := perflab(t), testprog.BuildSource(t, allocProg)
+func testGCRunsProgram(t *testing.T, bin string) {
+	prog := testprog.BuildSource(t, allocProg)
 	report := filepath.Join(t.TempDir(), "gc.json")
 	t.Setenv("GODEBUG", "madvdontneed=1")
 	stdout, stderr, code := runPerflab(t, bin, "gc", "-json", "-o", report, "--", prog, "3")
@@ -285,10 +301,10 @@ func TestGCRunsProgram(t *testing.T) {
 	}
 }
 
-// TestGCInterrupt checks that Ctrl-C stops the program and still prints
+// testGCInterrupt checks that Ctrl-C stops the program and still prints
 // the summary, with the program's status.
-func TestGCInterrupt(t *testing.T) {
-	bin, prog := perflab(t), testprog.BuildSource(t, sleepProg)
+func testGCInterrupt(t *testing.T, bin string) {
+	prog := testprog.BuildSource(t, sleepProg)
 	cmd := exec.Command(bin, "gc", "--", prog)
 	var out strings.Builder
 	cmd.Stdout = &out
@@ -310,8 +326,7 @@ func TestGCInterrupt(t *testing.T) {
 	}
 }
 
-func TestGCBadInput(t *testing.T) {
-	bin := perflab(t)
+func testGCBadInput(t *testing.T, bin string) {
 	dir := t.TempDir()
 	noTrace := filepath.Join(dir, "notrace.txt")
 	os.WriteFile(noTrace, []byte("hello\nworld\n"), 0o644)
@@ -344,4 +359,26 @@ func TestGCBadInput(t *testing.T) {
 			t.Errorf("perflab %q: malformed line not reported:\n%s", tt.args, stdout)
 		}
 	}
+}
+
+// testGCHTML writes the chart page of a real leak trace and checks in
+// headless Chromium that its three charts draw without errors.
+func testGCHTML(t *testing.T, bin string) {
+	trace := traceOf(t, testprog.BuildSource(t, leakProg), nil, "gctrace=1")
+	page := filepath.Join(t.TempDir(), "gc.html")
+	if _, stderr, code := runPerflab(t, bin, "gc", "-html", page, "-o", os.DevNull, trace); code != 0 {
+		t.Fatalf("perflab gc -html exited %d: %s", code, stderr)
+	}
+	b := browser.ForTest(t)
+	p, err := b.Open("file://"+page, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	browser.CheckCharts(t, p, 3, 0)
+	summary, err := browser.Eval[string](p, `document.querySelector("pre.perflab-summary").textContent`)
+	if err != nil || !strings.Contains(summary, "possible leak") {
+		t.Errorf("page summary %q (err %v) lacks the verdict", summary, err)
+	}
+	browser.ScreenshotForTest(t, p, "gc")
 }

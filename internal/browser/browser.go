@@ -218,3 +218,31 @@ func ScreenshotForTest(t testing.TB, p *Page, name string) string {
 	t.Logf("screenshot: %s", path)
 	return path
 }
+
+// CheckCharts fails t unless the page, made by package chart, drew drawn
+// uPlot charts whose canvases hold their first series' color ("#1f77b4",
+// the first of chart's palette and of perflab's charts) and empty "no
+// data" notes, and logged no console errors.
+func CheckCharts(t testing.TB, p *Page, drawn, empty int) {
+	t.Helper()
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+	n, err := Eval[int](p, `document.querySelectorAll(".uplot").length`)
+	if err != nil || n != drawn {
+		t.Errorf("page has %d uPlot charts (err %v), want %d", n, err, drawn)
+	}
+	notes, err := Eval[int](p, `document.querySelectorAll(".perflab-nodata").length`)
+	if err != nil || notes != empty {
+		t.Errorf("page has %d empty-chart notes (err %v), want %d", notes, err, empty)
+	}
+	ink, err := CanvasInk(p, ".uplot canvas", "#1f77b4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, px := range ink {
+		if px < 20 {
+			t.Errorf("chart %d: %d pixels of its first series' color; it did not draw", i, px)
+		}
+	}
+}
