@@ -3,31 +3,85 @@ package bench
 import (
 	"fmt"
 	"strings"
+
+	"golang.org/x/perf/benchproc"
 )
 
 // UnitGaps describes benchmarks that report a unit in some columns but not
-// in others, such as B/op measured with -benchmem on one side only. Such
-// rows have empty cells in the tables; the descriptions explain why.
+// in others of the same configuration: B/op measured with -benchmem on one
+// side only, or a benchmark missing from a file. Such rows have empty
+// cells, or whole tables lack a column; the descriptions say why. There is
+// one description per benchmark and set of columns, listing the units.
 func (ts *Tables) UnitGaps() []string {
-	var out []string
-	for _, t := range ts.Tables {
-		if len(t.Cols) < 2 {
+	type gap struct{ row, have, miss string }
+	var order []gap
+	units := map[gap][]string{}
+	byConfig := map[string][]*Table{}
+	var configs []string
+	for i, t := range ts.Tables {
+		name := tableName(ts, i)
+		if byConfig[name] == nil {
+			configs = append(configs, name)
+		}
+		byConfig[name] = append(byConfig[name], t)
+	}
+	for _, name := range configs {
+		cols := unionCols(byConfig[name])
+		if len(cols) < 2 {
 			continue
 		}
-		for _, row := range t.Rows {
-			var have, miss []string
-			for _, col := range t.Cols {
-				if _, ok := t.Cells[CellKey{row, col}]; ok {
-					have = append(have, col.StringValues())
-				} else {
-					miss = append(miss, col.StringValues())
+		for _, t := range byConfig[name] {
+			for _, row := range t.Rows {
+				have, miss := t.rowColumns(row, cols)
+				if len(miss) == 0 {
+					continue
 				}
-			}
-			if len(miss) > 0 {
-				out = append(out, fmt.Sprintf("%s: %s measured in %s but not in %s",
-					row.StringValues(), t.Unit, strings.Join(have, ", "), strings.Join(miss, ", ")))
+				g := gap{row.StringValues(), strings.Join(have, ", "), strings.Join(miss, ", ")}
+				if units[g] == nil {
+					order = append(order, g)
+				}
+				units[g] = append(units[g], t.Unit)
 			}
 		}
 	}
+	out := make([]string, len(order))
+	for i, g := range order {
+		out[i] = fmt.Sprintf("%s: %s measured in %s but not in %s", g.row, strings.Join(units[g], ", "), g.have, g.miss)
+	}
 	return out
+}
+
+// unionCols returns the labels of all columns of tables, in order of
+// first appearance.
+func unionCols(tables []*Table) []string {
+	var cols []string
+	seen := map[string]bool{}
+	for _, t := range tables {
+		for _, c := range t.Cols {
+			if s := c.StringValues(); !seen[s] {
+				seen[s] = true
+				cols = append(cols, s)
+			}
+		}
+	}
+	return cols
+}
+
+// rowColumns splits the column labels cols into those where row has a
+// cell in t and those where it has none.
+func (t *Table) rowColumns(row benchproc.Key, cols []string) (have, miss []string) {
+	present := map[string]bool{}
+	for _, c := range t.Cols {
+		if _, ok := t.Cells[CellKey{row, c}]; ok {
+			present[c.StringValues()] = true
+		}
+	}
+	for _, c := range cols {
+		if present[c] {
+			have = append(have, c)
+		} else {
+			miss = append(miss, c)
+		}
+	}
+	return have, miss
 }

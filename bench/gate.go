@@ -125,10 +125,13 @@ func (l Limit) crossed(old, new float64) bool {
 			d = new/old - 1
 		}
 	}
+	// Ignore differences below float64 rounding, so that 100 -> 105 does
+	// not cross +5%.
+	const eps = 1e-12
 	if l.Above {
-		return d > l.Value
+		return d > l.Value+eps*math.Max(1, math.Abs(l.Value))
 	}
-	return d < l.Value
+	return d < l.Value-eps*math.Max(1, math.Abs(l.Value))
 }
 
 // Check returns every significant change in ts that crosses one of the

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -58,6 +59,9 @@ func (b *Builder) Read(a Arg, r io.Reader, warn func(error)) error {
 			warn(rec)
 		case *benchfmt.Result:
 			b.lines++
+			if !dropNaN(rec, warn) {
+				continue
+			}
 			if ok, err := b.filter.Apply(rec); !ok {
 				if err != nil {
 					warn(err)
@@ -76,3 +80,20 @@ func (b *Builder) Read(a Arg, r io.Reader, warn func(error)) error {
 // Results reports how many benchmark results Read has seen, before
 // filtering.
 func (b *Builder) Results() int { return b.lines }
+
+// dropNaN removes NaN values from r, warning about each, and reports
+// whether any value is left. The statistics cannot order NaNs (benchstat
+// hangs on them), so they are treated as malformed.
+func dropNaN(r *benchfmt.Result, warn func(error)) bool {
+	kept := r.Values[:0]
+	for _, v := range r.Values {
+		if math.IsNaN(v.Value) {
+			file, line := r.Pos()
+			warn(&benchfmt.SyntaxError{FileName: file, Line: line, Msg: "NaN measurement of " + v.OrigUnit + " ignored"})
+			continue
+		}
+		kept = append(kept, v)
+	}
+	r.Values = kept
+	return len(kept) > 0
+}

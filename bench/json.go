@@ -33,7 +33,8 @@ type JSONRow struct {
 
 // JSONCell summarizes one benchmark in one column.
 type JSONCell struct {
-	Center float64 `json:"center"`
+	// Center is the median (or mean, or exact value); null when infinite.
+	Center *float64 `json:"center"`
 	// Lo and Hi bound the confidence interval; null when infinite.
 	Lo         *float64 `json:"lo"`
 	Hi         *float64 `json:"hi"`
@@ -97,7 +98,7 @@ func jsonCell(c *Cell) *JSONCell {
 	}
 	s := c.Summary
 	jc := &JSONCell{
-		Center: s.Center, Lo: num(s.Lo), Hi: num(s.Hi), Confidence: s.Confidence,
+		Center: num(s.Center), Lo: num(s.Lo), Hi: num(s.Hi), Confidence: s.Confidence,
 		N: len(c.Sample.Values), Range: s.PctRangeString(),
 		Warnings: texts(c.Sample.Warnings, s.Warnings),
 	}

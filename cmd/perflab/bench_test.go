@@ -3,12 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/perflab/perflab/bench"
 )
 
 // benchstatPath returns the benchstat oracle, or skips the test when it is
@@ -150,10 +156,21 @@ var benchstatCases = [][]string{
 	{"empty.txt", "base.txt"},
 }
 
-func TestBenchCompareMatchesBenchstat(t *testing.T) {
-	oracle := benchstatPath(t)
+// TestBenchCompare runs the real benchmarks once and checks bench compare
+// on their results.
+func TestBenchCompare(t *testing.T) {
 	dir := makeBenchData(t)
 	t.Chdir(dir)
+	t.Run("MatchesBenchstat", testMatchesBenchstat)
+	t.Run("JSONAgreesWithBenchstat", testJSONAgreesWithBenchstat)
+	t.Run("OldFormat", testOldFormat)
+	t.Run("FailOn", testFailOn)
+	t.Run("BadInput", testBadInput)
+	t.Run("Stdin", testStdin)
+}
+
+func testMatchesBenchstat(t *testing.T) {
+	oracle := benchstatPath(t)
 	for _, args := range benchstatCases {
 		cmd := exec.Command(oracle, args...)
 		var want, wantErr bytes.Buffer
@@ -175,5 +192,262 @@ func TestBenchCompareMatchesBenchstat(t *testing.T) {
 				t.Errorf("perflab bench compare %q: stderr lacks benchstat's %q:\n%s", args, line, gotErr)
 			}
 		}
+	}
+}
+
+// benchstatCSV runs benchstat -format csv and returns its records.
+func benchstatCSV(t *testing.T, args ...string) [][]string {
+	t.Helper()
+	out, err := exec.Command(benchstatPath(t), append([]string{"-format", "csv"}, args...)...).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := csv.NewReader(bytes.NewReader(out))
+	r.FieldsPerRecord = -1
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// csvRow is one benchmark row of benchstat's csv output for two files.
+type csvRow struct {
+	unit, name, oldCenter, newCenter, delta string
+}
+
+// csvRows extracts the benchmark rows of a two-column csv comparison.
+func csvRows(recs [][]string) []csvRow {
+	var rows []csvRow
+	unit := ""
+	for _, r := range recs {
+		switch {
+		case len(r) == 7 && r[0] == "" && r[2] == "CI":
+			unit = r[1]
+		case len(r) == 7 && r[0] != "" && r[0] != "geomean" && unit != "":
+			rows = append(rows, csvRow{unit, r[0], r[1], r[3], r[5]})
+		}
+	}
+	return rows
+}
+
+func testJSONAgreesWithBenchstat(t *testing.T) {
+	want := csvRows(benchstatCSV(t, "base.txt", "slow.txt"))
+	stdout, stderr, code := perflabRun("bench", "compare", "-format", "json", "base.txt", "slow.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc bench.JSON
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, stdout)
+	}
+	var got []csvRow
+	for _, tab := range doc.Tables {
+		if tab.Config["pkg"] != "example.com/shapes" || !slices.Equal(tab.Columns, []string{"base.txt", "slow.txt"}) {
+			t.Errorf("table %s: config %v, columns %v", tab.Unit, tab.Config, tab.Columns)
+		}
+		for _, r := range tab.Rows {
+			old, new := r.Cells[0], r.Cells[1]
+			if old == nil || new == nil || new.Significant == nil || new.P == nil {
+				t.Fatalf("%s %s: missing cells: %+v", tab.Unit, r.Name, r)
+			}
+			if *new.Significant != (new.DeltaText != "~") || new.N != 6 || new.BaseN != 6 {
+				t.Errorf("%s %s: significant %v, delta %q, n %d+%d", tab.Unit, r.Name, *new.Significant, new.DeltaText, new.BaseN, new.N)
+			}
+			if old.Center == nil || new.Center == nil || old.Lo == nil || *old.Lo > *old.Center || old.Hi == nil || *old.Hi < *old.Center {
+				t.Fatalf("%s %s: interval %v..%v around %v", tab.Unit, r.Name, old.Lo, old.Hi, old.Center)
+			}
+			got = append(got, csvRow{tab.Unit, r.Name, fmtG(*old.Center), fmtG(*new.Center), new.DeltaText})
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("JSON rows differ from benchstat's csv:\n got %v\nwant %v", got, want)
+	}
+}
+
+func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func testOldFormat(t *testing.T) {
+	rows := csvRows(benchstatCSV(t, "base.txt", "slow.txt"))
+	stdout, stderr, code := perflabRun("bench", "compare", "-format", "old", "base.txt", "slow.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Each benchcmp row is "BenchmarkNAME old new delta", with the values
+	// benchstat computed, in benchcmp's units.
+	fields := map[string][]string{}
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(line); len(f) == 4 {
+			fields[f[0]+" "+f[1]] = f
+		}
+	}
+	headers := map[string]string{"sec/op": "old ns/op", "allocs/op": "old allocs", "B/op": "old bytes", "B/s": "old MB/s"}
+	checked := 0
+	for _, r := range rows {
+		hdr, ok := headers[r.unit]
+		if !ok {
+			continue
+		}
+		if !regexp.MustCompile(`(?m)^benchmark +` + hdr + ` +new `).MatchString(stdout) {
+			t.Errorf("no %q header:\n%s", hdr, stdout)
+		}
+		old, _ := strconv.ParseFloat(r.oldCenter, 64)
+		new, _ := strconv.ParseFloat(r.newCenter, 64)
+		var want string
+		switch r.unit {
+		case "sec/op":
+			want = strconv.FormatFloat(old*1e9, 'f', nsPrec(old*1e9), 64)
+		case "B/s":
+			want = strconv.FormatFloat(old/1e6, 'f', 2, 64)
+		default:
+			want = strconv.FormatFloat(old, 'f', -1, 64)
+		}
+		found := false
+		for _, line := range strings.Split(stdout, "\n") {
+			f := strings.Fields(line)
+			if len(f) == 4 && f[0] == "Benchmark"+r.name && f[1] == want {
+				found = true
+				if r.unit != "B/s" && old != 0 && f[3] != strconv.FormatFloat(100*new/old-100, 'f', 2, 64)+"%" && !strings.HasPrefix(f[3], "+") {
+					t.Errorf("%s %s: delta %s", r.unit, r.name, f[3])
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s %s: no row with old value %s:\n%s", r.unit, r.name, want, stdout)
+		}
+		checked++
+	}
+	if checked < 8 {
+		t.Errorf("checked only %d rows:\n%s", checked, stdout)
+	}
+	_ = fields
+}
+
+func nsPrec(ns float64) int {
+	switch {
+	case ns < 10:
+		return 2
+	case ns < 100:
+		return 1
+	}
+	return 0
+}
+
+// significantRows returns the names of rows of unit whose change benchstat
+// calls significant and whose delta d satisfies keep(d).
+func significantRows(rows []csvRow, unit string, keep func(float64) bool) []string {
+	var out []string
+	for _, r := range rows {
+		if r.unit != unit || r.delta == "~" {
+			continue
+		}
+		d, err := strconv.ParseFloat(strings.TrimSuffix(r.delta, "%"), 64)
+		if err == nil && keep(d) {
+			out = append(out, r.name)
+		}
+	}
+	return out
+}
+
+func testFailOn(t *testing.T) {
+	rows := csvRows(benchstatCSV(t, "base.txt", "slow.txt"))
+	slower := significantRows(rows, "sec/op", func(d float64) bool { return d > 5 })
+	moreAllocs := significantRows(rows, "allocs/op", func(d float64) bool { return d > 0 })
+	if len(slower) == 0 || len(moreAllocs) == 0 {
+		t.Fatalf("the data shows no significant slowdown or allocation growth: %v", rows)
+	}
+	tests := []struct {
+		expr      string
+		old, new  string
+		code      int
+		mustName  []string
+		mustNotBe []string
+	}{
+		{"sec/op>+5%", "base.txt", "slow.txt", 1, slower, nil},
+		{"ns/op>+5%", "base.txt", "slow.txt", 1, slower, nil},
+		{"allocs/op>0", "base.txt", "slow.txt", 1, moreAllocs, []string{"Sum/n=64-2:"}},
+		{"sec/op>+5%,allocs/op>0", "base.txt", "slow.txt", 1, append(slower, moreAllocs...), nil},
+		{"sec/op>+100000000%", "base.txt", "slow.txt", 0, nil, nil},
+		{"sec/op>+5%", "slow.txt", "base.txt", 0, nil, nil},
+		{"sec/op>+5%", "one.txt", "slow.txt", 0, nil, nil}, // n=1: never significant
+	}
+	for _, tt := range tests {
+		stdout, stderr, code := perflabRun("bench", "compare", "-fail-on", tt.expr, tt.old, tt.new)
+		if code != tt.code || stdout == "" {
+			t.Errorf("-fail-on %q %s %s: exit %d, want %d; stderr:\n%s", tt.expr, tt.old, tt.new, code, tt.code, stderr)
+		}
+		for _, name := range tt.mustName {
+			if !strings.Contains(stderr, name+": ") {
+				t.Errorf("-fail-on %q: stderr does not name %s:\n%s", tt.expr, name, stderr)
+			}
+		}
+		for _, s := range tt.mustNotBe {
+			if strings.Contains(stderr, s) {
+				t.Errorf("-fail-on %q: stderr names %s:\n%s", tt.expr, s, stderr)
+			}
+		}
+		if tt.code == 0 && strings.Contains(stderr, "crosses") {
+			t.Errorf("-fail-on %q passed but stderr reports a crossing:\n%s", tt.expr, stderr)
+		}
+	}
+}
+
+func testBadInput(t *testing.T) {
+	tests := []struct {
+		args      []string
+		code      int
+		stderrHas []string
+	}{
+		{[]string{"nosuch.txt"}, 1, []string{"perflab: open nosuch.txt: no such file or directory"}},
+		{[]string{"empty.txt"}, 1, []string{"perflab: empty.txt: no benchmark results"}},
+		{[]string{"base.txt", "empty.txt"}, 1, []string{"empty.txt: no benchmark results"}},
+		{[]string{"bad.txt", "base.txt"}, 0, []string{"bad.txt:6: parsing iteration count", "bad.txt:7: missing measurements", "bad.txt:8: missing units", "bad.txt:9: parsing measurement"}},
+		{[]string{"base.txt", "partial.txt"}, 0, []string{"warning: Alloc-2: sec/op, B/op, allocs/op measured in base.txt but not in partial.txt", "warning: Sum/n=64-2: B/op, allocs/op measured in base.txt but not in partial.txt"}},
+		{nil, 2, []string{"compare needs at least one input file"}},
+		{[]string{"-format", "xml", "base.txt"}, 2, []string{"-format must be text, csv, old or json"}},
+		{[]string{"-alpha", "2", "base.txt"}, 2, []string{"-alpha must be in range [0, 1]"}},
+		{[]string{"-confidence", "-1", "base.txt"}, 2, []string{"-confidence must be in range [0, 1]"}},
+		{[]string{"-filter", "(", "base.txt"}, 2, []string{"parsing -filter"}},
+		{[]string{"-row", ".unit", "base.txt"}, 2, []string{"parsing -row"}},
+		{[]string{"-fail-on", "sec/op", "base.txt"}, 2, []string{"parsing -fail-on"}},
+		{[]string{"-fail-on", "sec/op>fast", "base.txt"}, 2, []string{`bad number "fast"`}},
+		{[]string{"-nosuchflag", "base.txt"}, 2, []string{"flag provided but not defined: -nosuchflag"}},
+		{[]string{"-format", "old", "base.txt", "slow.txt", "one.txt"}, 1, []string{"-format old compares exactly two columns"}},
+	}
+	for _, tt := range tests {
+		_, stderr, code := perflabRun(append([]string{"bench", "compare"}, tt.args...)...)
+		if code != tt.code {
+			t.Errorf("bench compare %q: exit %d, want %d; stderr:\n%s", tt.args, code, tt.code, stderr)
+		}
+		for _, s := range tt.stderrHas {
+			if !strings.Contains(stderr, s) {
+				t.Errorf("bench compare %q: stderr lacks %q:\n%s", tt.args, s, stderr)
+			}
+		}
+	}
+}
+
+func testStdin(t *testing.T) {
+	oracle := benchstatPath(t)
+	want, err := exec.Command(oracle, "base.txt", "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("slow.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	stdin := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = stdin }()
+	cmd := exec.Command(oracle, "base.txt", "-")
+	cmd.Stdin, _ = os.Open("slow.txt")
+	if want, err = cmd.Output(); err != nil {
+		t.Fatal(err)
+	}
+	got, stderr, code := perflabRun("bench", "compare", "base.txt", "-")
+	if code != 0 || got != string(want) {
+		t.Errorf("exit %d, stderr %q; stdout differs from benchstat's:\n--- benchstat\n%s--- perflab\n%s", code, stderr, want, got)
 	}
 }
