@@ -93,6 +93,9 @@ type decoder struct {
 // payloads of repeated messages for the later steps.
 func (d *decoder) scan(data []byte) error {
 	var f field
+	if err := d.reserve(data); err != nil {
+		return err
+	}
 	for i := 0; i < len(data); {
 		var err error
 		if i, err = next(data, i, &f); err != nil {
@@ -102,6 +105,28 @@ func (d *decoder) scan(data []byte) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// reserve counts the repeated messages of a Profile and sizes the
+// decoder's lists for them, so that scan never grows a list.
+func (d *decoder) reserve(data []byte) error {
+	var n [7]int
+	var f field
+	for i := 0; i < len(data); {
+		var err error
+		if i, err = next(data, i, &f); err != nil {
+			return err
+		}
+		if f.num < uint64(len(n)) {
+			n[f.num]++
+		}
+	}
+	d.sampleMsgs = make([][]byte, 0, n[2])
+	d.mappingMsgs = make([][]byte, 0, n[3])
+	d.locationMsgs = make([][]byte, 0, n[4])
+	d.functionMsgs = make([][]byte, 0, n[5])
+	d.stringMsgs = make([][]byte, 0, n[6])
 	return nil
 }
 

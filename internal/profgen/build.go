@@ -124,6 +124,7 @@ func (g *generator) samples() {
 	c := g.cfg
 	g.p.Sample = make([]*profile.Sample, 0, c.Samples)
 	var stack []*profile.Location
+	var total int64
 	for range c.Samples {
 		stack = g.stack(stack[:0], g.depth())
 		slices.Reverse(stack) // leaf first
@@ -142,7 +143,10 @@ func (g *generator) samples() {
 			}
 		}
 		g.p.Sample = append(g.p.Sample, s)
+		total += n * period
 	}
+	// As if the program kept 8 CPUs busy.
+	g.p.DurationNanos = (total / 8 / 1e9) * 1e9
 }
 
 // depth returns a stack depth in [4, MaxDepth], biased toward deep
@@ -152,9 +156,20 @@ func (g *generator) depth() int {
 	return 4 + int(float64(g.cfg.MaxDepth-3)*(1-u*u*u))
 }
 
+// hotShare is the percentage of samples whose leaf is one of the few hot
+// functions of the deepest layer (think runtime.mallocgc, memmove).
+const (
+	hotShare = 40
+	hotFuncs = 20
+)
+
 // stack appends to stack, root first, the locations of one walk of at
 // most depth frames (inlined frames counted).
 func (g *generator) stack(stack []*profile.Location, depth int) []*profile.Location {
+	hot := g.r.IntN(100) < hotShare
+	if hot {
+		depth-- // keep the last frame for the hot leaf
+	}
 	stack = append(stack, g.p.Location[g.locs[0][0]])
 	frames := 1
 	l1 := g.layers[1]
@@ -169,8 +184,14 @@ func (g *generator) stack(stack []*profile.Location, depth int) []*profile.Locat
 		stack = append(stack, loc)
 		frames += len(loc.Line)
 		if frames >= depth || next < 0 {
-			return stack
+			break
 		}
 		f = g.callee[loc.ID-1]
 	}
+	if hot {
+		last := g.layers[len(g.layers)-1]
+		f := last[g.randSkewed(min(hotFuncs, len(last)))]
+		stack = append(stack, g.p.Location[g.locs[f][0]])
+	}
+	return stack
 }

@@ -36,6 +36,10 @@ func Cached(dir string, c Config) (string, error) {
 		return "", err
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return "", err
+	}
 	if err := p.Write(tmp); err != nil {
 		tmp.Close()
 		return "", err
@@ -44,4 +48,19 @@ func Cached(dir string, c Config) (string, error) {
 		return "", err
 	}
 	return file, os.Rename(tmp.Name(), file)
+}
+
+// CacheDir is where benchmarks and scripts keep generated profiles:
+// perflab-profgen in the system's temporary directory.
+func CacheDir() string {
+	return filepath.Join(os.TempDir(), "perflab-profgen")
+}
+
+// Benchmark returns the path of the Default profile in CacheDir,
+// generating it on first use (about a minute).
+func Benchmark() (string, error) {
+	if err := os.MkdirAll(CacheDir(), 0o755); err != nil {
+		return "", err
+	}
+	return Cached(CacheDir(), Default)
 }

@@ -119,7 +119,6 @@ func Generate(c Config) (*profile.Profile, error) {
 		PeriodType:    &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
 		Period:        period,
 		TimeNanos:     1_750_000_000_000_000_000 + int64(c.Seed%1000)*1_000_000_000,
-		DurationNanos: 60_000_000_000,
 	}
 	g.mappings()
 	g.functions()
