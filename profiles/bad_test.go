@@ -145,6 +145,14 @@ func TestProtoBomb(t *testing.T) {
 	}
 }
 
+// TestTextBomb checks the same for a legacy text profile of millions of
+// tiny records.
+func TestTextBomb(t *testing.T) {
+	text := append([]byte("goroutine profile: total 1\n"), bytes.Repeat([]byte("1 @ 0x1\n"), 1<<20)...)
+	p, err := ParseData("goroutine.txt", text, Options{MaxBytes: 64 << 20})
+	checkError(t, p, err, "goroutine.txt: ", "GiB of memory, more than 4 x the limit of 64 MiB")
+}
+
 func TestLoadErrorsNameTheSource(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.txt")

@@ -89,3 +89,23 @@ func BenchmarkDecompress(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEstimateCost measures the pass that bounds decoding memory, to
+// be compared with BenchmarkParseData/large.
+func BenchmarkEstimateCost(b *testing.B) {
+	if testing.Short() {
+		b.Skip("large profile skipped with -short")
+	}
+	data, err := os.ReadFile(benchProfile(b, profgen.Default))
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := decompress(data, DefaultMaxBytes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		estimateCost(raw)
+	}
+}

@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -18,7 +19,10 @@ import (
 // holds (location IDs, values, line numbers: each becomes one or two 8-byte
 // words) and a cost per byte. Figures are for 64-bit platforms, measured
 // with the decoder of github.com/google/pprof/profile.
-var fieldCost = map[uint64]struct{ fixed, perInt, perByte int64 }{
+// Other fields cost one byte per byte.
+var fieldCost = [...]struct{ fixed, perInt, perByte int64 }{
+	0: {0, 0, 1},
+	1: {0, 0, 1},    // sample types
 	2: {176, 16, 0}, // sample
 	3: {200, 0, 2},  // mapping
 	4: {96, 16, 0},  // location
@@ -60,9 +64,9 @@ func decodeCost(data []byte) (cost int64, ok bool) {
 		if size > len(data) {
 			return 0, false
 		}
-		c, known := fieldCost[key>>3]
-		if !known {
-			c.perByte = 1
+		c := fieldCost[0]
+		if f := key >> 3; f < uint64(len(fieldCost)) {
+			c = fieldCost[f]
 		}
 		cost += c.fixed + c.perByte*int64(size)
 		if c.perInt > 0 {
@@ -71,6 +75,30 @@ func decodeCost(data []byte) (cost int64, ok bool) {
 		data = data[size:]
 	}
 	return cost, true
+}
+
+// estimateCost estimates the memory decoding data takes, whatever its
+// format: the larger of its cost as profile.proto and as a legacy format.
+func estimateCost(data []byte) int64 {
+	cost, _ := decodeCost(data)
+	return max(cost, legacyCost(data))
+}
+
+// legacyCost estimates the memory the legacy parsers take. They build a
+// sample of about a kilobyte, garbage included, from each record line of a
+// text profile, however short; binary CPU profiles cost about two words per
+// 8-byte word.
+func legacyCost(data []byte) int64 {
+	if !looksLikeText(data) {
+		return 16 * int64(len(data))
+	}
+	cost := int64(len(data))
+	for line := range bytes.Lines(data) {
+		if len(line) > 0 && line[0] != '#' {
+			cost += 1024
+		}
+	}
+	return cost
 }
 
 // countVarints returns how many varints could end in b: the number of

@@ -197,7 +197,7 @@ func ParseData(name string, data []byte, opts Options) (*profile.Profile, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if cost, ok := decodeCost(raw); ok && cost > memoryBudget*opts.maxBytes() {
+	if cost := estimateCost(raw); cost > memoryBudget*opts.maxBytes() {
 		return nil, fmt.Errorf("%s: %w: decoding would take about %s of memory, more than %d x the limit of %s (raise it with -max_bytes)",
 			name, ErrTooLarge, formatGiB(cost), memoryBudget, formatBytes(opts.maxBytes()))
 	}
