@@ -116,9 +116,9 @@ func Generate(c Config) (*profile.Profile, error) {
 			{Type: "samples", Unit: "count"},
 			{Type: "cpu", Unit: "nanoseconds"},
 		},
-		PeriodType:    &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
-		Period:        period,
-		TimeNanos:     1_750_000_000_000_000_000 + int64(c.Seed%1000)*1_000_000_000,
+		PeriodType: &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
+		Period:     period,
+		TimeNanos:  1_750_000_000_000_000_000 + int64(c.Seed%1000)*1_000_000_000,
 	}
 	g.mappings()
 	g.functions()
