@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/http/pprof"
 	"os"
+	"os/exec"
 	"path/filepath"
 	runtimepprof "runtime/pprof"
 	"strings"
@@ -55,6 +56,13 @@ func TestFetchCommand(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(out); !bytes.Equal(got, fixed) {
 		t.Errorf("saved %d bytes differing from the %d served", len(got), len(fixed))
+	}
+
+	// "-" reads standard input; "-o -" writes standard output.
+	cmd := exec.Command(bin, "fetch", "-o", "-", "-")
+	cmd.Stdin = bytes.NewReader(fixed)
+	if got, err := cmd.Output(); err != nil || !bytes.Equal(got, fixed) {
+		t.Errorf("perflab fetch -o - - copied %d of %d bytes: %v", len(got), len(fixed), err)
 	}
 
 	// Real profiles: a heap profile, and a CPU profile from a bare host:port.
