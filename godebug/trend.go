@@ -30,20 +30,25 @@ const (
 //
 // It is built to hold on real traces:
 //   - warm-up: with 8 or more collections the first quarter is left out,
-//     so caches filled at start do not read as a leak;
+//     with fewer the first one, so caches filled at start do not read as
+//     a leak;
 //   - few collections: below 5 no verdict is given; a leaking program
 //     collects less and less often as its heap doubles, so 5 suffice;
 //   - noise and map growth (whose live heap drops after each evacuation):
 //     a leak needs a positive slope, growth of at least 2 MB and a
 //     sizeable share of the mean live heap with a line that fits, and the
 //     highest live heap of the last third of the span must clearly top
-//     the highest before it: the heap is still growing at the end.
+//     the highest before it (by 2 MB, the runtime's rounding, or 2%):
+//     the heap is still growing at the end.
 func LiveHeapTrend(ps []GCPoint) Trend {
 	if len(ps) < minGCsForVerdict {
 		return Trend{Verdict: fmt.Sprintf("not enough GCs to judge the live heap (%d; need %d)", len(ps), minGCsForVerdict)}
 	}
-	if len(ps) >= 8 {
+	switch {
+	case len(ps) >= 8:
 		ps = ps[len(ps)/4:]
+	default:
+		ps = ps[1:] // the first GC runs while the program initialises
 	}
 	xs, ys := make([]float64, len(ps)), make([]float64, len(ps))
 	var mean float64
@@ -65,7 +70,7 @@ func LiveHeapTrend(ps []GCPoint) Trend {
 		}
 	}
 	rel := float64(t.Growth) / max(mean, 1)
-	stillGrowing := final >= earlier+max(1<<20, earlier/50)
+	stillGrowing := final >= earlier+max(2<<20, earlier/50)
 	fits := (rel >= 0.2 && f.R2 >= 0.3) || (rel >= 0.05 && f.R2 >= 0.8)
 	t.Leak = f.Slope > 0 && t.Growth >= minLeakGrowth && stillGrowing && fits
 

@@ -95,3 +95,26 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+func TestLiveHeapTrendSmallWarmUp(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		ps   []GCPoint
+		leak bool
+	}{
+		{"cache built by GC 4, then flat", points(0.01, 1, 0.05, 8, 0.1, 16, 0.5, 17, 1.0, 17, 1.5, 17), false},
+		{"rounding wobble after warm-up", points(0.01, 1, 0.05, 8, 0.1, 16, 0.5, 16, 1.0, 17, 1.5, 17), false},
+		{"five doubling GCs", points(0.01, 3, 0.02, 6, 0.05, 12, 0.1, 23, 0.2, 45), true},
+		{"starved last cycle", []GCPoint{
+			{Start: 150e6, HeapStart: 3 << 20, HeapEnd: 4 << 20, HeapLive: 3 << 20},
+			{Start: 160e6, HeapStart: 7 << 20, HeapEnd: 7 << 20, HeapLive: 7 << 20},
+			{Start: 170e6, HeapStart: 14 << 20, HeapEnd: 16 << 20, HeapLive: 16 << 20},
+			{Start: 175e6, HeapStart: 31 << 20, HeapEnd: 34 << 20, HeapLive: 21 << 20},
+			{Start: 727e6, HeapStart: 39 << 20, HeapEnd: 250 << 20, HeapLive: 228 << 20},
+		}, false},
+	} {
+		if tr := LiveHeapTrend(tt.ps); tr.Leak != tt.leak {
+			t.Errorf("%s: leak=%v (%s), want %v", tt.name, tr.Leak, tr.Verdict, tt.leak)
+		}
+	}
+}
