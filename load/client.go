@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -53,6 +54,11 @@ func (t *target) http1Target() *http1.Target {
 		h = map[string][]string{}
 	}
 	h.Del("Host")
+	if u.User != nil && h.Get("Authorization") == "" {
+		pw, _ := u.User.Password()
+		r := http.Request{Header: h}
+		r.SetBasicAuth(u.User.Username(), pw)
+	}
 	if h.Get("User-Agent") == "" {
 		h.Set("User-Agent", userAgent)
 	}

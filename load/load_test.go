@@ -63,13 +63,15 @@ func TestExactCount(t *testing.T) {
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
-		if r.URL.Query().Get("q") != "1" || r.Header.Get("X-Test") != "yes" {
+		u, p, _ := r.BasicAuth()
+		if r.URL.Query().Get("q") != "1" || r.Header.Get("X-Test") != "yes" || r.Host != "example.test" || u+p != "ab" {
 			w.WriteHeader(400)
 		}
 		io.WriteString(w, "hello")
 	}))
 	defer srv.Close()
-	res := run(t, Config{URL: srv.URL + "/?q=1", N: 1001, C: 7, Header: http.Header{"X-Test": {"yes"}}})
+	url := strings.Replace(srv.URL, "http://", "http://a:b@", 1) + "/?q=1"
+	res := run(t, Config{URL: url, N: 1001, C: 7, Host: "example.test", Header: http.Header{"X-Test": {"yes"}}})
 	if hits.Load() != 1001 || res.Requests != 1001 || res.StatusCodes[200] != 1001 || res.Bytes != 5*1001 {
 		t.Fatalf("server saw %d, result %d requests, codes %v, %d bytes; want 1001 200s of 5 bytes",
 			hits.Load(), res.Requests, res.StatusCodes, res.Bytes)

@@ -40,6 +40,9 @@ func ReadHead(br *bufio.Reader, h *Head) error {
 		if err := readOneHead(br, h); err != nil {
 			return err
 		}
+		if h.Status == 101 {
+			h.Close = true // the connection now speaks another protocol
+		}
 		if h.Status >= 200 || h.Status == 101 {
 			return nil
 		}
