@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	rpt "github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/report/reporttest"
 )
 
@@ -111,11 +114,19 @@ func conformanceMatrix() []conformanceCase {
 	return cs
 }
 
-// TestReportsMatchPprof runs every case of the matrix through perflab and
-// through go tool pprof on the same profiles and wants identical stdout.
-func TestReportsMatchPprof(t *testing.T) {
+// TestConformance compares perflab with go tool pprof on the profiles of
+// one run of a real workload: the report matrix, the shell and JSON.
+func TestConformance(t *testing.T) {
 	reporttest.Pprof(t)
 	p := reporttest.Generate(t)
+	t.Run("reports", func(t *testing.T) { testReports(t, p) })
+	t.Run("shell", func(t *testing.T) { testShell(t, p) })
+	t.Run("json", func(t *testing.T) { testJSON(t, p) })
+}
+
+// testReports runs every case of the matrix through perflab and through
+// go tool pprof on the same profiles and wants identical stdout.
+func testReports(t *testing.T, p *reporttest.Profiles) {
 	for _, c := range conformanceMatrix() {
 		t.Run(c.name(), func(t *testing.T) {
 			t.Parallel()
@@ -125,7 +136,13 @@ func TestReportsMatchPprof(t *testing.T) {
 			}
 			want, stderr, err := reporttest.RunPprof(t, p.Dir, nil, c.pprofArgs(p)...)
 			if err != nil {
-				t.Fatalf("pprof %v: %v\n%s", c.pprofArgs(p), err, stderr)
+				// Sampling may miss a function: then both must fail alike.
+				wantErr := strings.TrimSpace(string(stderr))
+				var out, errw bytes.Buffer
+				if perr := run(context.Background(), &out, &errw, c.perflabArgs(p)); perr == nil || !strings.HasSuffix(wantErr, perr.Error()) || out.Len() > 0 {
+					t.Fatalf("pprof failed with %q; perflab: error %v, %d bytes of output", wantErr, perr, out.Len())
+				}
+				return
 			}
 			got := runInProcess(t, c.perflabArgs(p)...)
 			if c.unordered {
@@ -158,4 +175,72 @@ func unorderedRows(b []byte) []byte {
 	}
 	slices.Sort(lines)
 	return []byte(strings.Join(lines, "\n"))
+}
+
+// testJSON checks that -json carries what pprof prints: top's rows and
+// peek's callers and callees, parsed from pprof's own text output.
+func testJSON(t *testing.T, p *reporttest.Profiles) {
+	cpu := p.Path("cpu.pb.gz")
+	for _, flags := range [][]string{{}, {"-cum", "-nodecount=7"}, {"-lines", "-focus=dfs"}} {
+		want, _, err := reporttest.RunPprof(t, p.Dir, nil, append(append([]string{"-top"}, flags...), cpu)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r rpt.JSONReport
+		if err := json.Unmarshal(runInProcess(t, append(append([]string{"top", "-json"}, flags...), cpu)...), &r); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(want), "\n"), "\n")
+		header := len(lines) - len(r.Nodes) - 1
+		if header < 0 || !slices.Equal(r.Labels, lines[:header]) {
+			t.Fatalf("top -json %v: labels %q, pprof's header %q", flags, r.Labels, lines[:max(header, 0)])
+		}
+		for i, n := range r.Nodes {
+			f := strings.Fields(lines[header+1+i])
+			row := []string{n.FlatText, n.CumText, n.Name}
+			if got := []string{f[0], f[3], strings.Join(f[5:], " ")}; n.Inline == "" && !slices.Equal(row, got) {
+				t.Errorf("top -json %v row %d: %q, pprof prints %q", flags, i, row, got)
+			}
+		}
+	}
+	want, _, err := reporttest.RunPprof(t, p.Dir, nil, "-peek=main.dfs", cpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r rpt.JSONReport
+	if err := json.Unmarshal(runInProcess(t, "peek", "-json", "main.dfs", cpu), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Nodes) == 0 {
+		t.Fatal("peek -json main.dfs: no nodes")
+	}
+	for _, n := range r.Nodes {
+		var block []string
+		for _, e := range n.Callers {
+			block = append(block, e.WeightText+" "+e.Name)
+		}
+		block = append(block, n.FlatText+" "+n.CumText+" | "+n.Name)
+		for _, e := range n.Callees {
+			block = append(block, e.WeightText+" "+e.Name)
+		}
+		if !strings.Contains(peekBlocks(want), strings.Join(block, "\n")) {
+			t.Errorf("peek -json node %s: %q not in pprof's output:\n%s", n.Name, block, want)
+		}
+	}
+}
+
+// peekBlocks reduces pprof's peek output to "weight name" edge lines and
+// "flat cum | name" node lines.
+func peekBlocks(out []byte) string {
+	var b strings.Builder
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.Fields(strings.TrimSuffix(l, " (inline)"))
+		switch {
+		case len(f) == 4 && f[2] == "|":
+			fmt.Fprintf(&b, "%s %s\n", f[0], f[3])
+		case len(f) == 7 && f[5] == "|":
+			fmt.Fprintf(&b, "%s %s | %s\n", f[0], f[3], f[6])
+		}
+	}
+	return b.String()
 }

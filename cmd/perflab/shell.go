@@ -29,15 +29,13 @@ Flags: -base, -diff_base, -normalize and -seconds, as for the report commands.
 // newShellCommand completes the shell command with its run function.
 func newShellCommand(c *command) *command {
 	c.run = func(ctx context.Context, stdout, stderr io.Writer, args []string) error {
-		return runShell(ctx, c, stdout, stderr, args)
+		return runShell(ctx, c, stdout, stderr, os.Stdin, args)
 	}
 	return c
 }
 
-// shellInput is where the shell reads commands; tests replace it.
-var shellInput io.Reader = os.Stdin
-
-func runShell(ctx context.Context, c *command, stdout, stderr io.Writer, args []string) error {
+// runShell loads the profile and runs the shell on commands read from stdin.
+func runShell(ctx context.Context, c *command, stdout, stderr io.Writer, stdin io.Reader, args []string) error {
 	fs := newFlagSet(c)
 	rf := addReportFlags(fs, rpt.Tags)
 	if err := parseFlags(c, fs, stdout, args); err != nil {
@@ -53,5 +51,5 @@ func runShell(ctx context.Context, c *command, stdout, stderr io.Writer, args []
 	if err != nil {
 		return err
 	}
-	return rpt.NewShell(p, stdout, stderr).Run(shellInput)
+	return rpt.NewShell(p, stdout, stderr).Run(stdin)
 }
