@@ -36,6 +36,7 @@ func TestLoad(t *testing.T) {
 		{"JSON", loadJSON},
 		{"UsageErrors", loadUsageErrors},
 		{"Interrupt", loadInterrupt},
+		{"RequestFlags", loadRequestFlags},
 	} {
 		t.Run(tt.name, func(t *testing.T) { tt.test(t, bin) })
 	}
@@ -193,5 +194,27 @@ func loadInterrupt(t *testing.T, bin string) {
 	m := regexp.MustCompile(`\[200\]\t([0-9]+) responses`).FindStringSubmatch(stdout.String())
 	if m == nil || m[1] == "0" || !strings.Contains(stderr.String(), "interrupted") {
 		t.Errorf("no report of completed requests:\nstdout: %s\nstderr: %s", stdout.String(), stderr.String())
+	}
+}
+
+// loadRequestFlags checks that hey's request flags reach the server.
+func loadRequestFlags(t *testing.T, bin string) {
+	type seen struct{ method, host, ctype, accept, auth, custom, body string }
+	got := make(chan seen, 10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- seen{r.Method, r.Host, r.Header.Get("Content-Type"), r.Header.Get("Accept"),
+			r.Header.Get("Authorization"), r.Header.Get("X-Custom"), string(b)}
+	}))
+	defer srv.Close()
+	_, stderr, code := runPerflab(t, bin, "load", "-n", "1", "-c", "1", "-m", "put", "-d", "payload",
+		"-T", "application/json", "-A", "text/plain", "-a", "user:pw", "-H", "X-Custom: 42",
+		"-host", "example.test", srv.URL+"/")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := seen{"PUT", "example.test", "application/json", "text/plain", "Basic dXNlcjpwdw==", "42", "payload"}
+	if s := <-got; s != want {
+		t.Errorf("server saw %+v, want %+v", s, want)
 	}
 }
