@@ -112,90 +112,97 @@ func schedJSON(t *testing.T, out string) godebug.SchedSummary {
 }
 
 // TestSched runs perflab sched end to end on real programs; the subtests
-// share one build of perflab.
+// share one build of perflab and one trace of the goroutine-heavy program.
 func TestSched(t *testing.T) {
 	bin := perflab(t)
 	busy := testprog.BuildSource(t, busyProg)
 	trace := traceOf(t, busy, nil, "schedtrace=30")
+	t.Run("SummaryOfRealTrace", func(t *testing.T) { testSchedSummary(t, bin, trace) })
+	t.Run("IdleProgram", func(t *testing.T) { testSchedIdle(t, bin) })
+	t.Run("DetailRun", func(t *testing.T) { testSchedDetail(t, bin, busy) })
+	t.Run("HTML", func(t *testing.T) { testSchedHTML(t, bin, trace) })
+	t.Run("BadInput", func(t *testing.T) { testSchedBadInput(t, bin, busy) })
+}
 
-	t.Run("SummaryOfRealTrace", func(t *testing.T) {
-		e := expectSched(t, trace)
-		if e.samples < 5 {
-			t.Fatalf("the goroutine-heavy program gave only %d schedtrace samples", e.samples)
-		}
-		out, stderr, code := runPerflab(t, bin, "sched", "-json", trace)
-		if code != 0 {
-			t.Fatalf("perflab sched exited %d: %s", code, stderr)
-		}
-		s := schedJSON(t, out)
-		wantIdle := 100 * e.idleShare / float64(e.samples)
-		if s.Samples != e.samples || s.GOMAXPROCS != e.gomaxprocs || math.Abs(s.IdleProcsPercent-wantIdle) > 1e-9 {
-			t.Errorf("samples %d gomaxprocs %d idle %.3f%%; want %d %d %.3f%%", s.Samples, s.GOMAXPROCS, s.IdleProcsPercent, e.samples, e.gomaxprocs, wantIdle)
-		}
-		if s.RunQueue.Max != int(e.global[len(e.global)-1]) || s.RunQueue.P99 != int(nearestRank(e.global, 99)) {
-			t.Errorf("runqueue %+v; want max %v p99 %v", s.RunQueue, e.global[len(e.global)-1], nearestRank(e.global, 99))
-		}
-		if s.LocalRunQueue.Max != int(e.local[len(e.local)-1]) || s.LocalRunQueue.P99 != int(nearestRank(e.local, 99)) {
-			t.Errorf("local_runqueue %+v; want max %v p99 %v", s.LocalRunQueue, e.local[len(e.local)-1], nearestRank(e.local, 99))
-		}
-		if s.Saturation != "saturated" {
-			data, _ := os.ReadFile(trace)
-			t.Errorf("2000 runnable goroutines on %d Ps: saturation %q, verdict %q\n%s", s.GOMAXPROCS, s.Saturation, s.Verdict, data)
-		}
-	})
+func testSchedSummary(t *testing.T, bin, trace string) {
+	e := expectSched(t, trace)
+	if e.samples < 5 {
+		t.Fatalf("the goroutine-heavy program gave only %d schedtrace samples", e.samples)
+	}
+	out, stderr, code := runPerflab(t, bin, "sched", "-json", trace)
+	if code != 0 {
+		t.Fatalf("perflab sched exited %d: %s", code, stderr)
+	}
+	s := schedJSON(t, out)
+	wantIdle := 100 * e.idleShare / float64(e.samples)
+	if s.Samples != e.samples || s.GOMAXPROCS != e.gomaxprocs || math.Abs(s.IdleProcsPercent-wantIdle) > 1e-9 {
+		t.Errorf("samples %d gomaxprocs %d idle %.3f%%; want %d %d %.3f%%", s.Samples, s.GOMAXPROCS, s.IdleProcsPercent, e.samples, e.gomaxprocs, wantIdle)
+	}
+	if s.RunQueue.Max != int(e.global[len(e.global)-1]) || s.RunQueue.P99 != int(nearestRank(e.global, 99)) {
+		t.Errorf("runqueue %+v; want max %v p99 %v", s.RunQueue, e.global[len(e.global)-1], nearestRank(e.global, 99))
+	}
+	if s.LocalRunQueue.Max != int(e.local[len(e.local)-1]) || s.LocalRunQueue.P99 != int(nearestRank(e.local, 99)) {
+		t.Errorf("local_runqueue %+v; want max %v p99 %v", s.LocalRunQueue, e.local[len(e.local)-1], nearestRank(e.local, 99))
+	}
+	if s.Saturation != "saturated" {
+		data, _ := os.ReadFile(trace)
+		t.Errorf("1000 runnable goroutines on %d Ps: saturation %q, verdict %q\n%s", s.GOMAXPROCS, s.Saturation, s.Verdict, data)
+	}
+}
 
-	t.Run("IdleProgram", func(t *testing.T) {
-		out, stderr, code := runPerflab(t, bin, "sched", "-json", "-interval", "20ms", "--", testprog.BuildSource(t, idleProg))
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		if s := schedJSON(t, out); s.Samples < 5 || s.Saturation == "saturated" || s.Saturation == "busy" {
-			t.Errorf("sleeping program: %d samples, saturation %q (%s)", s.Samples, s.Saturation, s.Verdict)
-		}
-	})
+func testSchedIdle(t *testing.T, bin string) {
+	out, stderr, code := runPerflab(t, bin, "sched", "-json", "-interval", "20ms", "--", testprog.BuildSource(t, idleProg))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if s := schedJSON(t, out); s.Samples < 5 || s.Saturation == "saturated" || s.Saturation == "busy" {
+		t.Errorf("sleeping program: %d samples, saturation %q (%s)", s.Samples, s.Saturation, s.Verdict)
+	}
+}
 
-	t.Run("DetailRun", func(t *testing.T) {
-		out, stderr, code := runPerflab(t, bin, "sched", "-detail", "-interval", "30ms", "--", busy)
-		if code != 0 || strings.Contains(stderr, "  G1:") || !strings.Contains(out, "done true") {
-			t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+func testSchedDetail(t *testing.T, bin, busy string) {
+	out, stderr, code := runPerflab(t, bin, "sched", "-detail", "-interval", "30ms", "--", busy)
+	if code != 0 || strings.Contains(stderr, "  G1:") || !strings.Contains(out, "done true") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	for _, w := range []string{"Per-P queues:", "Goroutines:", "Verdict:        saturated"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("scheddetail summary lacks %q:\n%s", w, out)
 		}
-		for _, w := range []string{"Per-P queues:", "Goroutines:", "Verdict:        saturated"} {
-			if !strings.Contains(out, w) {
-				t.Errorf("scheddetail summary lacks %q:\n%s", w, out)
-			}
-		}
-	})
+	}
+}
 
-	t.Run("HTML", func(t *testing.T) {
-		page := filepath.Join(t.TempDir(), "sched.html")
-		if _, stderr, code := runPerflab(t, bin, "sched", "-html", page, "-o", os.DevNull, trace); code != 0 {
-			t.Fatalf("perflab sched -html exited %d: %s", code, stderr)
-		}
-		b := browser.ForTest(t)
-		p, err := b.Open("file://"+page, 30*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
-		browser.CheckCharts(t, p, 2, 0)
-		browser.ScreenshotForTest(t, p, "sched")
-	})
+// testSchedHTML checks in headless Chromium that the chart page of a real
+// trace draws its two charts without errors.
+func testSchedHTML(t *testing.T, bin, trace string) {
+	page := filepath.Join(t.TempDir(), "sched.html")
+	if _, stderr, code := runPerflab(t, bin, "sched", "-html", page, "-o", os.DevNull, trace); code != 0 {
+		t.Fatalf("perflab sched -html exited %d: %s", code, stderr)
+	}
+	b := browser.ForTest(t)
+	p, err := b.Open("file://"+page, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	browser.CheckCharts(t, p, 2, 0)
+	browser.ScreenshotForTest(t, p, "sched")
+}
 
-	t.Run("BadInput", func(t *testing.T) {
-		empty := filepath.Join(t.TempDir(), "empty.txt")
-		os.WriteFile(empty, nil, 0o644)
-		for _, tt := range []struct {
-			args []string
-			code int
-			has  string
-		}{
-			{[]string{"sched", empty}, 1, "empty.txt: no schedtrace lines"},
-			{[]string{"sched", "-interval", "0s", "--", busy}, 2, "-interval"},
-		} {
-			_, stderr, code := runPerflab(t, bin, tt.args...)
-			if code != tt.code || !strings.Contains(stderr, tt.has) {
-				t.Errorf("perflab %q: exit %d, stderr %q; want %d, %q", tt.args, code, stderr, tt.code, tt.has)
-			}
+func testSchedBadInput(t *testing.T, bin, busy string) {
+	empty := filepath.Join(t.TempDir(), "empty.txt")
+	os.WriteFile(empty, nil, 0o644)
+	for _, tt := range []struct {
+		args []string
+		code int
+		has  string
+	}{
+		{[]string{"sched", empty}, 1, "empty.txt: no schedtrace lines"},
+		{[]string{"sched", "-interval", "0s", "--", busy}, 2, "-interval"},
+	} {
+		_, stderr, code := runPerflab(t, bin, tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.has) {
+			t.Errorf("perflab %q: exit %d, stderr %q; want %d, %q", tt.args, code, stderr, tt.code, tt.has)
 		}
-	})
+	}
 }
