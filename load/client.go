@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -19,13 +20,13 @@ const userAgent = "perflab-load"
 
 // clientFactory picks the lean HTTP/1.1 client unless the run needs
 // something only net/http has: HTTP/2 or a proxy.
-func (t *target) clientFactory() (func() client, error) {
+func (t *target) clientFactory() func() client {
 	nt := newNetTarget(t)
 	if t.cfg.HTTP2 || t.cfg.Proxy != nil || t.cfg.netHTTP {
-		return func() client { return nt.newClient() }, nil
+		return func() client { return nt.newClient() }
 	}
 	lt := t.http1Target()
-	return func() client { return &leanClient{t: t, conn: http1.NewConn(lt), fallback: nt} }, nil
+	return func() client { return &leanClient{t: t, conn: http1.NewConn(lt), fallback: nt} }
 }
 
 // http1Target serializes the request once for the lean client.
@@ -49,15 +50,30 @@ func (t *target) http1Target() *http1.Target {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\n", t.method, u.RequestURI(), host)
+	h := t.http1Header()
+	for _, k := range slices.Sorted(maps.Keys(h)) {
+		for _, v := range h[k] {
+			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
+		}
+	}
+	b.WriteString("\r\n")
+	b.Write(t.cfg.Body)
+	lt.Request = b.Bytes()
+	return lt
+}
+
+// http1Header returns the headers the lean client sends besides Host,
+// with the defaults net/http would add.
+func (t *target) http1Header() http.Header {
 	h := t.cfg.Header.Clone()
 	if h == nil {
-		h = map[string][]string{}
+		h = http.Header{}
 	}
 	h.Del("Host")
-	if u.User != nil && h.Get("Authorization") == "" {
-		pw, _ := u.User.Password()
+	if u := t.url.User; u != nil && h.Get("Authorization") == "" {
+		pw, _ := u.Password()
 		r := http.Request{Header: h}
-		r.SetBasicAuth(u.User.Username(), pw)
+		r.SetBasicAuth(u.Username(), pw)
 	}
 	if h.Get("User-Agent") == "" {
 		h.Set("User-Agent", userAgent)
@@ -72,21 +88,7 @@ func (t *target) http1Target() *http1.Target {
 	if t.cfg.DisableKeepAlive {
 		h.Set("Connection", "close")
 	}
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range h {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		for _, v := range h[k] {
-			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
-		}
-	}
-	b.WriteString("\r\n")
-	b.Write(t.cfg.Body)
-	lt.Request = b.Bytes()
-	return lt
+	return h
 }
 
 func hostOnly(hostport string) string {

@@ -150,6 +150,9 @@ func ParseHeader(s string) (name, value string, err error) {
 	return http.CanonicalHeaderKey(name), value, nil
 }
 
+// ValidMethod reports whether m is a well-formed HTTP method: a token.
+func ValidMethod(m string) bool { return isToken(m) }
+
 func isToken(s string) bool {
 	if s == "" {
 		return false

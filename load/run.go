@@ -20,11 +20,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	newClient, err := t.clientFactory()
-	if err != nil {
-		return nil, err
-	}
-	r := &runner{t: t, ctx: ctx, newClient: newClient}
+	r := &runner{t: t, ctx: ctx, newClient: t.clientFactory()}
 	return r.run(), nil
 }
 
@@ -105,38 +101,13 @@ func (r *runner) work(sh *shard) {
 	defer timer.Stop()
 	var s Sample
 	for {
-		i := r.next.Add(1) - 1
-		if r.t.n > 0 && i >= r.t.n {
+		sl, ok := r.nextSlot(timer)
+		if !ok {
 			return
-		}
-		// start is when the request's latency starts: its intended time if
-		// that passed before a worker was free for it (all were busy), else
-		// the moment it is sent.
-		var intended, start time.Time
-		if r.interval > 0 {
-			intended = r.start.Add(time.Duration(i) * r.interval)
-			if !r.end.IsZero() && !intended.Before(r.end) {
-				return
-			}
-			if !time.Now().Before(intended) {
-				start = intended
-			} else if !r.sleepUntil(timer, intended) {
-				return
-			}
-		}
-		sent := time.Now()
-		if r.ctx.Err() != nil || r.interval == 0 && !r.end.IsZero() && !sent.Before(r.end) {
-			return
-		}
-		if intended.IsZero() {
-			intended = sent
-		}
-		if start.IsZero() {
-			start = sent
 		}
 		var deadline time.Time
 		if r.t.cfg.Timeout > 0 {
-			deadline = sent.Add(r.t.cfg.Timeout)
+			deadline = sl.sent.Add(r.t.cfg.Timeout)
 		}
 		err := c.do(r.ctx, deadline, &s)
 		done := time.Now()
@@ -149,14 +120,55 @@ func (r *runner) work(sh *shard) {
 			sh.recordError(err)
 			continue
 		}
-		s.Offset, s.Latency, s.Uncorrected = sent.Sub(r.start), done.Sub(start), done.Sub(sent)
-		sh.recordResponse(&s, sent.Sub(intended), start.Equal(intended))
+		start := sl.sent
+		if sl.queued {
+			start = sl.intended
+		}
+		s.Offset, s.Latency, s.Uncorrected = sl.sent.Sub(r.start), done.Sub(start), done.Sub(sl.sent)
+		sh.recordResponse(&s, sl.sent.Sub(sl.intended), sl.queued)
 		if r.t.cfg.OnSample != nil {
 			r.sampleMu.Lock()
 			r.t.cfg.OnSample(s)
 			r.sampleMu.Unlock()
 		}
 	}
+}
+
+// A slot is one request's place in the schedule.
+type slot struct {
+	intended time.Time // when it should go out (rate mode), else sent
+	sent     time.Time
+	// queued means its intended time passed before a worker was free for
+	// it (all were busy): its latency counts from the intended time.
+	queued bool
+}
+
+// nextSlot takes the next request of the run and, in rate mode, waits for
+// its intended time. It reports false when the run is over.
+func (r *runner) nextSlot(timer *time.Timer) (slot, bool) {
+	var sl slot
+	i := r.next.Add(1) - 1
+	if r.t.n > 0 && i >= r.t.n {
+		return sl, false
+	}
+	if r.interval > 0 {
+		sl.intended = r.start.Add(time.Duration(i) * r.interval)
+		if !r.end.IsZero() && !sl.intended.Before(r.end) {
+			return sl, false
+		}
+		sl.queued = !time.Now().Before(sl.intended)
+		if !sl.queued && !r.sleepUntil(timer, sl.intended) {
+			return sl, false
+		}
+	}
+	sl.sent = time.Now()
+	if r.ctx.Err() != nil || r.interval == 0 && !r.end.IsZero() && !sl.sent.Before(r.end) {
+		return sl, false
+	}
+	if r.interval == 0 {
+		sl.intended = sl.sent
+	}
+	return sl, true
 }
 
 // sleepUntil waits for t; it reports false if the run was canceled first.

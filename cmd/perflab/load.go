@@ -208,15 +208,10 @@ func (f *loadFlags) checkStrings() error {
 	case strings.ContainsAny(f.accept, "\r\n"):
 		return usageErrorf("-A: bad value %q", f.accept)
 	}
-	if _, _, err := load.ParseHeader("X: x"); err != nil || !isMethod(f.method) {
+	if !load.ValidMethod(f.method) {
 		return usageErrorf("-m: bad method %q", f.method)
 	}
 	return nil
-}
-
-func isMethod(m string) bool {
-	_, _, err := load.ParseHeader(m + ": x")
-	return err == nil
 }
 
 func (f *loadFlags) readBody(cfg *load.Config) error {
