@@ -1,8 +1,54 @@
 package main
 
+import (
+	"context"
+	"io"
+
+	"github.com/perflab/perflab/demo"
+	"github.com/perflab/perflab/examples/havlak"
+)
+
 var demoCmd = &command{
 	name:    "demo",
 	summary: "profile and fix the Havlak loop finder, end to end",
-	usage:   "usage: perflab demo (not yet implemented)\n",
-	run:     notImplemented,
+	usage: `usage: perflab demo [-reps=N] [-o DIR]
+
+Runs the case study of the Go blog's "Profiling Go Programs" for real:
+Hundt's Havlak loop finder, compiled into perflab, first in its naive
+form under the CPU and heap profilers. Then it reads the profiles as a
+performance engineer would (the top functions, the hottest function's
+annotated source, the biggest allocation sites, a verdict naming them),
+runs the tuned loop finder and compares time, peak memory and
+allocations before and after.
+
+Flags:
+  -reps N   repetitions of loop finding after the first search (default 10,
+            to finish within a minute on two cores; the benchmark's own is 50)
+  -o DIR    also write the naive run's profiles to DIR (naive.cpu.pprof,
+            naive.allocs.pprof) for perflab top, list, web...
+
+Examples:
+  perflab demo
+  perflab demo -reps=50 -o havlak-profiles
+  perflab list -source_path=. FindLoops havlak-profiles/naive.cpu.pprof
+`,
+}
+
+func init() { demoCmd.run = runDemo } // runDemo refers to demoCmd
+
+func runDemo(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(demoCmd)
+	reps := fs.Int("reps", demo.DefaultReps, "repetitions of loop finding after the first search")
+	dir := fs.String("o", "", "write the naive run's profiles to `dir`")
+	if err := parseFlags(demoCmd, fs, stdout, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("demo takes no arguments")
+	}
+	if *reps < 0 || *reps > 10*havlak.Repetitions {
+		return usageErrorf("-reps=%d: want 0 to %d", *reps, 10*havlak.Repetitions)
+	}
+	_, err := demo.Run(ctx, stdout, demo.Options{Reps: *reps, ProfileDir: *dir, Progress: stderr})
+	return err
 }

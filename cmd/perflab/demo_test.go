@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/profiles"
+	rpt "github.com/perflab/perflab/report"
+)
+
+// TestDemo runs the real perflab demo and checks its verdict against the
+// profile it saved: the functions it names must be the ones report's own
+// top (-focus on map operations, -show the workload) ranks first, and its
+// percentages must match the profile.
+func TestDemo(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := runPerflab(t, perflab(t), "demo", "-reps=1", "-o", dir)
+	if code != 0 {
+		t.Fatalf("perflab demo: exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		"# of loops: 76000 (including 1 artificial root node)",
+		"1 search + 1 repetitions (the benchmark does 50; perflab demo -reps=50 runs it in full)",
+		"ROUTINE ======================== ", "naive/tuned", "peak memory", "allocations",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if stderr != "" {
+		t.Errorf("stderr not empty when not a terminal: %q", stderr)
+	}
+	verdict := section(stdout, "== 5. Verdict", "== 6.")
+	p, err := profiles.Load(context.Background(), []string{filepath.Join(dir, "naive.cpu.pprof")}, profiles.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Map operations, attributed to the nearest workload function.
+	mapOps := `^(runtime\.(map|makemap)|internal/runtime/maps\.)`
+	top := topJSON(t, p.Copy(), mapOps, `examples/havlak\.`)
+	first := strings.TrimPrefix(top.Nodes[0].Name, "github.com/perflab/perflab/examples/")
+	if !strings.Contains(verdict, fmt.Sprintf("%s (%.0f%%)", first, top.Nodes[0].FlatPct)) {
+		t.Errorf("verdict does not name %s (%.0f%%), the workload function with the most map work:\n%s", first, top.Nodes[0].FlatPct, verdict)
+	}
+	all := topJSON(t, p.Copy(), mapOps, "")
+	m := regexp.MustCompile(`(\d+)% of CPU time in map operations`).FindStringSubmatch(verdict)
+	if m == nil {
+		t.Fatalf("verdict has no share of map operations:\n%s", verdict)
+	}
+	said, _ := strconv.Atoi(m[1])
+	if got := 100 * float64(all.ShownTotal) / float64(all.Total); math.Abs(got-float64(said)) > 1 {
+		t.Errorf("verdict says %d%% in map operations; the profile has %.1f%%", said, got)
+	}
+
+	// The hottest function: the most CPU time with only workload frames shown.
+	hot := topJSON(t, p.Copy(), "", `examples/havlak\.`).Nodes[0].Name
+	if !strings.Contains(stdout, "ROUTINE ======================== "+hot+" in ") {
+		t.Errorf("the listing is not of %s, the hottest workload function:\n%s", hot, stdout)
+	}
+}
+
+// topJSON is report's top as JSON, untrimmed, with -focus and -show.
+func topJSON(t *testing.T, p *profile.Profile, focus, show string) *rpt.JSONReport {
+	t.Helper()
+	o := rpt.DefaultOptions()
+	o.Focus, o.Show, o.NoTrim = focus, show, true
+	var buf bytes.Buffer
+	if err := rpt.GenerateJSON(&buf, p, rpt.Top, o); err != nil {
+		t.Fatal(err)
+	}
+	var r rpt.JSONReport
+	if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Nodes) == 0 {
+		t.Fatalf("top -focus=%q -show=%q: no nodes", focus, show)
+	}
+	return &r
+}
+
+// section returns the text of out between the lines starting from and to.
+func section(out, from, to string) string {
+	_, rest, _ := strings.Cut(out, from)
+	rest, _, _ = strings.Cut(rest, to)
+	return strings.Join(strings.Fields(rest), " ")
+}
+
+func TestDemoUsage(t *testing.T) {
+	bin := perflab(t)
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	tests := []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"demo", "extra"}, 2, "demo takes no arguments"},
+		{[]string{"demo", "-reps=-1"}, 2, "-reps=-1"},
+		{[]string{"demo", "-nosuchflag"}, 2, "nosuchflag"},
+		{[]string{"demo", "-o", filepath.Join(file, "sub")}, 1, "perflab: mkdir "},
+	}
+	for _, tt := range tests {
+		_, stderr, code := runPerflab(t, bin, tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.stderr) || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
+			t.Errorf("perflab %q: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, tt.code, tt.stderr)
+		}
+	}
+}

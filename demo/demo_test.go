@@ -1,0 +1,77 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/examples/havlak"
+)
+
+// TestRun runs the whole demo with no repetitions and checks what it
+// reports against what it measured.
+func TestRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "prof")
+	var out bytes.Buffer
+	res, err := Run(context.Background(), &out, Options{Reps: 0, ProfileDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if res.Naive.Loops != havlak.Loops || res.Tuned.Loops != havlak.Loops {
+		t.Errorf("loops: naive %d, tuned %d, want %d", res.Naive.Loops, res.Tuned.Loops, havlak.Loops)
+	}
+	for _, want := range []string{
+		"1 search + 0 repetitions (the benchmark does 50",
+		"== 2. Where the CPU time goes", "flat  flat%   sum%        cum   cum%",
+		"ROUTINE ======================== " + res.Hottest + " in ",
+		"Type: alloc_space", "== 5. Verdict", "naive/tuned",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	// The listing shows the function's real source, from the embedded copy.
+	base := res.Hottest[strings.LastIndexAny(res.Hottest, ".)")+1:]
+	if !regexp.MustCompile(`(?m)^ +\S+ +\S+ +\d+:func .*\b` + base + `\(`).MatchString(text) {
+		t.Errorf("listing of %s lacks its source:\n%s", res.Hottest, text)
+	}
+	flat := strings.Join(strings.Fields(res.Verdict), " ")
+	if !strings.Contains(flat, shortName(res.Hottest)) {
+		t.Errorf("verdict does not name the hottest function %s:\n%s", res.Hottest, res.Verdict)
+	}
+	if top := res.Shares[0]; !strings.Contains(flat, top.phrase(true)) {
+		t.Errorf("verdict lacks the biggest share %q:\n%s", top.phrase(true), res.Verdict)
+	}
+	if s := res.Sites[0]; !strings.Contains(flat, s.File) || sourceLine(s.File, s.Line) == "" {
+		t.Errorf("verdict does not quote the biggest allocation site %+v:\n%s", s, res.Verdict)
+	}
+	if res.Tuned.Allocs >= res.Naive.Allocs || res.Tuned.AllocBytes >= res.Naive.AllocBytes {
+		t.Errorf("tuned allocated %d objects (%d B), naive %d (%d B)", res.Tuned.Allocs, res.Tuned.AllocBytes, res.Naive.Allocs, res.Naive.AllocBytes)
+	}
+	for _, name := range []string{"naive.cpu.pprof", "naive.allocs.pprof"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := profile.ParseData(data); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestRunBadOptions(t *testing.T) {
+	if _, err := Run(context.Background(), &bytes.Buffer{}, Options{Reps: -1}); err == nil {
+		t.Error("negative repetitions: no error")
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	if _, err := Run(context.Background(), &bytes.Buffer{}, Options{ProfileDir: filepath.Join(file, "sub")}); err == nil {
+		t.Error("profile directory under a file: no error")
+	}
+}
