@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"sync"
 	"time"
 )
 
@@ -69,31 +70,14 @@ func (c *netClient) send(ctx context.Context, deadline time.Time, method, target
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
-	var connStart, dnsStart, reqStart, waitStart, readStart time.Time
 	*s = Sample{}
-	trace := &httptrace.ClientTrace{
-		GetConn:  func(string) { connStart = time.Now() },
-		DNSStart: func(httptrace.DNSStartInfo) { dnsStart = time.Now() },
-		DNSDone:  func(httptrace.DNSDoneInfo) { s.DNS = time.Since(dnsStart) },
-		GotConn: func(httptrace.GotConnInfo) {
-			reqStart = time.Now()
-			s.DNSDialup = reqStart.Sub(connStart)
-		},
-		WroteRequest: func(httptrace.WroteRequestInfo) {
-			waitStart = time.Now()
-			s.Write = waitStart.Sub(reqStart)
-		},
-		GotFirstResponseByte: func() {
-			readStart = time.Now()
-			s.Wait = readStart.Sub(waitStart)
-		},
-	}
+	tt := &traceTimes{}
 	var body io.Reader
 	t := c.nt.t
 	if withBody && len(t.cfg.Body) > 0 {
 		body = bytes.NewReader(t.cfg.Body)
 	}
-	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), method, target, body)
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, tt.trace()), method, target, body)
 	if err != nil {
 		return err
 	}
@@ -113,11 +97,53 @@ func (c *netClient) send(ctx context.Context, deadline time.Time, method, target
 	}
 	n, err := io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	if !readStart.IsZero() {
-		s.Read = time.Since(readStart)
-	}
+	tt.phases(s)
 	s.Status, s.Bytes = resp.StatusCode, n
 	return unwrapURLError(err)
+}
+
+// traceTimes collects a request's phases from httptrace's hooks, which
+// HTTP/2 calls from its own goroutines.
+type traceTimes struct {
+	mu                                             sync.Mutex
+	connStart, dnsStart, reqStart, waitStart, read time.Time
+	p                                              Sample
+}
+
+func (tt *traceTimes) at(f func(now time.Time)) {
+	now := time.Now()
+	tt.mu.Lock()
+	f(now)
+	tt.mu.Unlock()
+}
+
+func (tt *traceTimes) trace() *httptrace.ClientTrace {
+	return &httptrace.ClientTrace{
+		GetConn:  func(string) { tt.at(func(now time.Time) { tt.connStart = now }) },
+		DNSStart: func(httptrace.DNSStartInfo) { tt.at(func(now time.Time) { tt.dnsStart = now }) },
+		DNSDone: func(httptrace.DNSDoneInfo) {
+			tt.at(func(now time.Time) { tt.p.DNS = now.Sub(tt.dnsStart) })
+		},
+		GotConn: func(httptrace.GotConnInfo) {
+			tt.at(func(now time.Time) { tt.reqStart, tt.p.DNSDialup = now, now.Sub(tt.connStart) })
+		},
+		WroteRequest: func(httptrace.WroteRequestInfo) {
+			tt.at(func(now time.Time) { tt.waitStart, tt.p.Write = now, now.Sub(tt.reqStart) })
+		},
+		GotFirstResponseByte: func() {
+			tt.at(func(now time.Time) { tt.read, tt.p.Wait = now, now.Sub(tt.waitStart) })
+		},
+	}
+}
+
+// phases copies the phases into s, the response having been read.
+func (tt *traceTimes) phases(s *Sample) {
+	tt.at(func(now time.Time) {
+		s.DNSDialup, s.DNS, s.Write, s.Wait = tt.p.DNSDialup, tt.p.DNS, tt.p.Write, tt.p.Wait
+		if !tt.read.IsZero() {
+			s.Read = now.Sub(tt.read)
+		}
+	})
 }
 
 // unwrapURLError drops net/http's "Get URL:" wrapping; the kind of the
