@@ -7,7 +7,7 @@ import "flag"
 type FlagOptions struct {
 	CPUProfile           string // -cpuprofile: write a CPU profile to this file
 	MemProfile           string // -memprofile: write an allocation profile to this file
-	MemProfileRate       int    // -memprofilerate: runtime.MemProfileRate, if > 0
+	MemProfileRate       int    // -memprofilerate: runtime.MemProfileRate while -memprofile records, if > 0
 	BlockProfile         string // -blockprofile: write a blocking profile to this file
 	BlockProfileRate     int    // -blockprofilerate: runtime.SetBlockProfileRate, if >= 0
 	MutexProfile         string // -mutexprofile: write a mutex contention profile to this file

@@ -55,8 +55,9 @@ const (
 )
 
 // ParseKinds parses a comma-separated list of kinds such as "cpu,heap" or
-// "all". Spaces around names are ignored, as are empty items and repeats;
-// an unknown name is an error that names it.
+// "all", case-insensitively; "mem" means heap. Spaces around names are
+// ignored, as are empty items and repeats; an unknown name is an error
+// that names it.
 func ParseKinds(s string) ([]Kind, error) {
 	var kinds []Kind
 	seen := make(map[Kind]bool)
