@@ -23,6 +23,11 @@ const CPUProfilePath = "/debug/pprof/profile"
 // defaultTimeout bounds a fetch when no duration is known.
 const defaultTimeout = 60 * time.Second
 
+// transferGrace is added to 1.5 x the duration of a CPU profile or trace
+// for the server to encode it and the network to carry it: go tool pprof
+// allows the same 5 s beyond its timeouts.
+const transferGrace = 5 * time.Second
+
 // ReadSource returns the raw bytes of one source, exactly as stored or
 // served, without decompressing them. A source is, in order of preference:
 // "-" for standard input; an existing file; a URL such as
@@ -76,7 +81,8 @@ func unwrapPath(err error) error {
 // adds http:// to host:port/path, and CPUProfilePath to a URL without a
 // path. If seconds > 0 it sets ?seconds=N; otherwise a ?seconds=N already
 // in the URL is taken as the duration. The timeout is the one given, else
-// 1.5 x the duration, else 60 s. ok is false if source is not a URL.
+// 1.5 x the duration plus 5 s to transfer the profile, else 60 s. ok is
+// false if source is not a URL.
 func SourceURL(source string, seconds int, timeout time.Duration) (u string, t time.Duration, dur int, ok bool) {
 	pu, err := url.Parse(source)
 	if err != nil || (pu.Host == "" && pu.Scheme != "" && pu.Scheme != "file") {
@@ -98,7 +104,7 @@ func SourceURL(source string, seconds int, timeout time.Duration) (u string, t t
 	if timeout <= 0 {
 		timeout = defaultTimeout
 		if seconds > 0 {
-			timeout = time.Duration(seconds) * 1500 * time.Millisecond
+			timeout = time.Duration(seconds)*1500*time.Millisecond + transferGrace
 		}
 	}
 	pu.RawQuery = q.Encode()

@@ -90,8 +90,9 @@ func TestFetchProfiles(t *testing.T) {
 			if p.SampleType[0].Type != tt.wantType {
 				t.Errorf("fetched a profile of %s; want %s", p.SampleType[0].Type, tt.wantType)
 			}
-			if tt.wantType == "samples" && p.DurationNanos < int64(time.Second) {
-				t.Errorf("CPU profile lasted %v; want >= 1s", time.Duration(p.DurationNanos))
+			// The runtime measures about a second, sometimes a hair less.
+			if tt.wantType == "samples" && p.DurationNanos < int64(900*time.Millisecond) {
+				t.Errorf("CPU profile lasted %v; want about 1s", time.Duration(p.DurationNanos))
 			}
 		})
 	}
@@ -159,10 +160,10 @@ func TestSourceURL(t *testing.T) {
 		dur     int
 	}{
 		{"localhost:6060", 0, 0, "http://localhost:6060/debug/pprof/profile", 60 * time.Second, 0},
-		{"localhost:6060", 10, 0, "http://localhost:6060/debug/pprof/profile?seconds=10", 15 * time.Second, 10},
+		{"localhost:6060", 10, 0, "http://localhost:6060/debug/pprof/profile?seconds=10", 20 * time.Second, 10},
 		{"localhost:6060/debug/pprof/heap", 0, 0, "http://localhost:6060/debug/pprof/heap", 60 * time.Second, 0},
-		{"http://h:1/debug/pprof/profile?seconds=4", 0, 0, "http://h:1/debug/pprof/profile?seconds=4", 6 * time.Second, 4},
-		{"http://h:1/debug/pprof/profile?seconds=4", 2, 0, "http://h:1/debug/pprof/profile?seconds=2", 3 * time.Second, 2},
+		{"http://h:1/debug/pprof/profile?seconds=4", 0, 0, "http://h:1/debug/pprof/profile?seconds=4", 11 * time.Second, 4},
+		{"http://h:1/debug/pprof/profile?seconds=4", 2, 0, "http://h:1/debug/pprof/profile?seconds=2", 8 * time.Second, 2},
 		{"https://h/", 0, 5 * time.Second, "https://h/debug/pprof/profile", 5 * time.Second, 0},
 	}
 	for _, tt := range tests {

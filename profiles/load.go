@@ -17,7 +17,7 @@ type Options struct {
 	// Seconds is the duration of a CPU profile or trace fetched from a URL;
 	// 0 means the server's default (or the URL's own ?seconds=N).
 	Seconds int
-	// Timeout bounds each fetch; 0 means 1.5 x Seconds, else 60 s.
+	// Timeout bounds each fetch; 0 means 1.5 x Seconds + 5 s, else 60 s.
 	Timeout time.Duration
 	// MaxBytes caps the size of one source, both as read and after
 	// decompression; 0 means DefaultMaxBytes.

@@ -25,7 +25,7 @@ server collects a CPU profile. FILE "-" means standard output.
 Flags:
   -o FILE           where to save the profile (required)
   -seconds N        collect a CPU profile or trace for N seconds (adds ?seconds=N)
-  -timeout D        give up after D (default 1.5 x seconds, else 60s)
+  -timeout D        give up after D (default 1.5 x seconds + 5s, else 60s)
   -max_bytes SIZE   refuse profiles larger than SIZE, also after
                     decompression (default 1GiB)
 
