@@ -34,7 +34,7 @@ type Options struct {
 
 // DefaultReps keeps the demo under a minute on two cores: the naive
 // finder takes about a third of a second of CPU per search.
-const DefaultReps = 10
+const DefaultReps = 20
 
 // A Result holds what Run measured and concluded.
 type Result struct {

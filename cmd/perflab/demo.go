@@ -22,7 +22,7 @@ runs the tuned loop finder and compares time, peak memory and
 allocations before and after.
 
 Flags:
-  -reps N   repetitions of loop finding after the first search (default 10,
+  -reps N   repetitions of loop finding after the first search (default 20,
             to finish within a minute on two cores; the benchmark's own is 50)
   -o DIR    also write the naive run's profiles to DIR (naive.cpu.pprof,
             naive.allocs.pprof) for perflab top, list, web...

@@ -153,22 +153,27 @@ func FindLoops(cfgraph *CFG, lsgraph *LSG) {
 		if nodePool == nil && types[w] != bbSelf {
 			continue
 		}
-		// Collapse the body into w and record the loop.
-		loop := lsgraph.NewLoop()
-		loop.SetHeader(nodeW)
-		loop.IsReducible = types[w] != bbIrreducible
-		nodes[w].loop = loop
-		for _, node := range nodePool {
-			header[node.dfsNumber] = w
-			node.Union(nodes[w])
-			if node.loop != nil {
-				node.loop.SetParent(loop) // nested loops are linked, not added
-			} else {
-				loop.AddNode(node.bb)
-			}
-		}
-		lsgraph.AddLoop(loop)
+		collapse(lsgraph, nodes[w], nodePool, header, types[w] != bbIrreducible)
 	}
+}
+
+// collapse records the loop headed by w with body nodePool in lsgraph and
+// merges the body into w: a collapsed loop is one node from then on.
+func collapse(lsgraph *LSG, w *UnionFindNode, nodePool []*UnionFindNode, header []int, reducible bool) {
+	loop := lsgraph.NewLoop()
+	loop.SetHeader(w.bb)
+	loop.IsReducible = reducible
+	w.loop = loop
+	for _, node := range nodePool {
+		header[node.dfsNumber] = w.dfsNumber
+		node.Union(w)
+		if node.loop != nil {
+			node.loop.SetParent(loop) // nested loops are linked, not added
+		} else {
+			loop.AddNode(node.bb)
+		}
+	}
+	lsgraph.AddLoop(loop)
 }
 
 // findLoopBody is steps d and e for header w: it chases backwards from the
