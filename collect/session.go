@@ -92,7 +92,14 @@ func (s *Session) begin(k Kind) {
 		s.fail(&s.startErr, fmt.Errorf("unknown profile kind %q", clip(string(k), 40)))
 		return
 	}
-	pf, err := createPending(s.cfg.path(k))
+	name := s.cfg.path(k)
+	for other, pf := range s.pending {
+		if pf.final == name {
+			s.fail(&s.startErr, fmt.Errorf("%s profile: %s is already the %s profile's file", k, name, other))
+			return
+		}
+	}
+	pf, err := createPending(name)
 	if err != nil {
 		s.fail(&s.startErr, fmt.Errorf("%s profile: %w", k, err))
 		return

@@ -129,3 +129,19 @@ func TestEnvWins(t *testing.T) {
 		t.Errorf("environment dir holds %q, want goroutine.pprof", names)
 	}
 }
+
+// TestSameFileTwice checks two kinds sent to one file: the second is
+// refused rather than overwriting the first.
+func TestSameFileTwice(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "p.pprof")
+	var log bytes.Buffer
+	s := collect.Start(collect.File(collect.Goroutine, name), collect.File(collect.ThreadCreate, name),
+		collect.Log(&log), collect.IgnoreEnv(), collect.NoSignals())
+	err := s.Stop()
+	if err == nil || !strings.Contains(err.Error(), "threadcreate profile: "+name+" is already the goroutine profile's file") {
+		t.Errorf("Stop() = %v, want the threadcreate profile refused", err)
+	}
+	if p := load(t, name); p.SampleType[0].Type != "goroutine" {
+		t.Errorf("%s holds a %s profile, want goroutine", name, p.SampleType[0].Type)
+	}
+}
