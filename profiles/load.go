@@ -77,7 +77,10 @@ func Load(ctx context.Context, sources []string, opts Options) (*profile.Profile
 		return nil, errors.New("no profile given")
 	}
 	binary := ""
-	if len(sources) > 1 && isExecutable(sources[0]) {
+	if isExecutable(sources[0]) {
+		if len(sources) == 1 {
+			return nil, fmt.Errorf("%s: an executable, not a profile; name the profile after it", sources[0])
+		}
 		binary, sources = sources[0], sources[1:]
 	}
 	all := append(append([]string(nil), sources...), opts.Base...)

@@ -194,6 +194,10 @@ func TestMatchesPprofRaw(t *testing.T) {
 		{[]string{"-diff_base", f("heap.txt"), bin, f("allocs.txt")}, "main.alloc"},
 	}
 	t.Run("Symbolize", func(t *testing.T) { testSymbolize(t, bin, f("cpu.legacy")) })
+	t.Run("binary alone", func(t *testing.T) {
+		p, err := Load(context.Background(), []string{bin}, Options{})
+		checkError(t, p, err, bin+": ", "an executable, not a profile")
+	})
 	for _, tt := range tests {
 		name := strings.ReplaceAll(strings.Join(tt.args, " "), dir+"/", "")
 		name = strings.ReplaceAll(name, bin, "BINARY")
