@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -32,6 +33,7 @@ func TestLoad(t *testing.T) {
 		test func(*testing.T, string)
 	}{
 		{"LayoutMatchesHey", loadLayoutMatchesHey},
+		{"ErrorLayoutMatchesHey", loadErrorLayoutMatchesHey},
 		{"CSVMatchesHey", loadCSVMatchesHey},
 		{"JSON", loadJSON},
 		{"UsageErrors", loadUsageErrors},
@@ -47,12 +49,19 @@ var (
 	barsRE   = regexp.MustCompile(`■+`)
 )
 
-// layout reduces a report to its structure: numbers and bars blanked,
-// runs of identical lines (histogram bars, percentiles) folded into one.
+// layout reduces a report to its structure: numbers and bars blanked
+// (hey's NaN too), error messages dropped, runs of identical lines
+// (histogram bars, percentiles) folded into one.
 func layout(report string) []string {
 	var out []string
+	errors := false
 	for _, line := range strings.Split(report, "\n") {
+		errors = errors || line == "Error distribution:"
+		line = strings.ReplaceAll(line, " NaN", "0")
 		line = barsRE.ReplaceAllString(numberRE.ReplaceAllString(line, "N"), "")
+		if errors && strings.HasPrefix(line, "  [N]\t") {
+			line = "  [N]\tERROR"
+		}
 		if len(out) > 0 && out[len(out)-1] == line {
 			continue
 		}
@@ -64,11 +73,37 @@ func layout(report string) []string {
 // loadLayoutMatchesHey runs the real hey and perflab load against the
 // same loopback server and compares the structure of their reports.
 func loadLayoutMatchesHey(t *testing.T, bin string) {
+	ours := sameLayoutAsHey(t, bin, helloServer(t).URL+"/")
+	if strings.Contains(ours, " 0.0000 secs") {
+		t.Errorf("a latency printed as 0.0000:\n%s", ours)
+	}
+	if !strings.Contains(ours, "  99.99% in ") || !strings.Contains(ours, "  [200]\t200 responses") {
+		t.Errorf("no 99.99th percentile or wrong status count:\n%s", ours)
+	}
+}
+
+// loadErrorLayoutMatchesHey compares the reports of a run where every
+// request fails: connection refused.
+func loadErrorLayoutMatchesHey(t *testing.T, bin string) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	ln.Close()
+	ours := sameLayoutAsHey(t, bin, url)
+	if !strings.Contains(ours, "  [200]\tconnection refused (e.g. dial tcp ") {
+		t.Errorf("no count of refused connections:\n%s", ours)
+	}
+}
+
+// sameLayoutAsHey runs hey and perflab load with -n 200 -c 4 against url
+// and fails unless their reports have the same layout.
+func sameLayoutAsHey(t *testing.T, bin, url string) string {
 	hey, err := exec.LookPath("hey")
 	if err != nil {
 		t.Skip("hey is not installed (scripts/test installs it)")
 	}
-	url := helloServer(t).URL + "/"
 	heyOut, err := exec.Command(hey, "-n", "200", "-c", "4", url).Output()
 	if err != nil {
 		t.Fatalf("hey: %v", err)
@@ -81,12 +116,7 @@ func loadLayoutMatchesHey(t *testing.T, bin string) {
 	if strings.Join(want, "\n") != strings.Join(got, "\n") {
 		t.Errorf("layout differs from hey's\nhey:\n%s\nperflab:\n%s", heyOut, ours)
 	}
-	if strings.Contains(ours, " 0.0000 secs") {
-		t.Errorf("a latency printed as 0.0000:\n%s", ours)
-	}
-	if !strings.Contains(ours, "  99.99% in ") || !strings.Contains(ours, "  [200]\t200 responses") {
-		t.Errorf("no 99.99th percentile or wrong status count:\n%s", ours)
-	}
+	return ours
 }
 
 func loadCSVMatchesHey(t *testing.T, bin string) {
