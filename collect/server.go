@@ -66,7 +66,10 @@ func (o ServerOptions) prefix() string {
 // ListenAndServe serves Handler(opts) on its own listener at addr until
 // the listener fails. An empty host in addr (":6060") means 127.0.0.1,
 // not every interface; give an explicit host such as "0.0.0.0:6060" to
-// serve others, preferably with a Token.
+// serve others, preferably with a Token. On a loopback address, requests
+// whose Host header is not a loopback name (localhost, 127.0.0.1, ::1)
+// are refused with 403, so web pages cannot reach the server through DNS
+// rebinding.
 func ListenAndServe(addr string, opts ServerOptions) error {
 	s, err := listen(addr, opts)
 	if err != nil {
@@ -105,12 +108,42 @@ func listen(addr string, opts ServerOptions) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("collect: debug server: %w", err)
 	}
+	h := Handler(opts)
+	if isLoopback(host) {
+		h = loopbackOnly(h)
+	}
 	srv := &http.Server{
-		Handler:           Handler(opts),
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		WriteTimeout:      opts.maxDuration() + 30*time.Second,
 	}
 	return &Server{srv: srv, ln: ln}, nil
+}
+
+// isLoopback reports whether host names only this machine.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// loopbackOnly refuses requests whose Host header is not a loopback
+// name, so a web page cannot reach a loopback debug server by DNS
+// rebinding (pointing its own domain at 127.0.0.1).
+func loopbackOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if hp, _, err := net.SplitHostPort(host); err == nil {
+			host = hp
+		}
+		if !isLoopback(strings.Trim(host, "[]")) {
+			httpError(w, http.StatusForbidden, "host not allowed: the debug server answers only to loopback names")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // Addr returns the address the server listens on, such as 127.0.0.1:6060.

@@ -378,6 +378,27 @@ func TestDefaultHost(t *testing.T) {
 	if !strings.HasPrefix(s.Addr(), "127.0.0.1:") {
 		t.Errorf("Listen(\":0\") bound %s, want 127.0.0.1", s.Addr())
 	}
+	req, _ := http.NewRequest("GET", "http://"+s.Addr()+"/debug/pprof/heap", nil)
+	req.Host = "attacker.example:80"
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("request with Host %s: %s, want 403", req.Host, resp.Status)
+	}
+	for _, host := range []string{"localhost", "127.0.0.1", "[::1]:6060"} {
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("request with Host %s: %s, want 200", host, resp.Status)
+		}
+	}
 	if _, err := collect.Listen("no-port", collect.ServerOptions{}); err == nil || !strings.Contains(err.Error(), `"no-port"`) {
 		t.Errorf("Listen(\"no-port\") error %v, want one naming the address", err)
 	}
