@@ -420,3 +420,22 @@ func TestGoToolPprof(t *testing.T) {
 		t.Errorf("go tool pprof -top shows no cpu time in spin:\n%s", out)
 	}
 }
+
+// TestProgramAlreadyProfiling checks a CPU profile request while the
+// program itself runs one: 429, not a broken profile.
+func TestProgramAlreadyProfiling(t *testing.T) {
+	base := serve(t, collect.ServerOptions{}) + "/debug/pprof/"
+	s := collect.Start(collect.Profiles(collect.CPU), collect.Dir(t.TempDir()), collect.IgnoreEnv(), collect.NoSignals())
+	if s.Err() != nil {
+		t.Skipf("cannot start a CPU profile here: %v", s.Err())
+	}
+	r := get(t, base+"profile?seconds=0.1", "")
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if r.status != http.StatusTooManyRequests {
+		t.Fatalf("status %d %q, want 429", r.status, r.body)
+	}
+	checkErrorBody(t, r, "the program is already recording")
+	getOK(t, base+"profile?seconds=0.1")
+}
