@@ -1,5 +1,7 @@
 package havlak
 
+import "slices"
+
 // A BasicBlock is a node of the control-flow graph. Its Name is its index
 // in CFG.Blocks.
 type BasicBlock struct {
@@ -64,6 +66,11 @@ func (cfg *CFG) CreateNode(node int) *BasicBlock {
 	bb := &cfg.spare[0]
 	cfg.spare = cfg.spare[1:]
 	bb.Name = node
+	if len(cfg.Blocks) == cap(cfg.Blocks) {
+		// Double the list: append grows big slices by only a quarter,
+		// copying the list many times over as the graph grows.
+		cfg.Blocks = slices.Grow(cfg.Blocks, len(cfg.Blocks)+1024)
+	}
 	cfg.Blocks = append(cfg.Blocks, bb)
 	if len(cfg.Blocks) == 1 {
 		cfg.Start = bb

@@ -39,8 +39,12 @@ func NewLoopGraph() *LoopGraph {
 // block is in the Blocks of one loop at most, so n is room enough.
 func (g *LoopGraph) reset(n int) {
 	g.root = Loop{IsRoot: true}
-	g.loops = g.loops[:0]
 	g.blocks = slices.Grow(g.blocks[:0], n)
+	// Every loop has its own header, so there are at most n loops; room
+	// for them up front spares copying as the lists grow (pages never
+	// touched cost nothing).
+	g.loops = slices.Grow(g.loops[:0], n)
+	g.spare = slices.Grow(g.spare, max(n-len(g.spare), 0))
 }
 
 // newLoop starts a loop headed by header; addBlock adds the rest of its
