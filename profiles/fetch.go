@@ -43,7 +43,7 @@ func ReadSource(ctx context.Context, source string, opts Options) ([]byte, error
 	if statErr == nil {
 		return readFile(source, info, opts.maxBytes())
 	}
-	u, timeout, seconds, ok := SourceURL(source, opts.Seconds, opts.Timeout)
+	u, timeout, seconds, ok := remoteURL(source, opts)
 	if !ok {
 		if errors.Is(statErr, os.ErrNotExist) {
 			return nil, fmt.Errorf("%s: no such file, and not a URL", source)
@@ -51,6 +51,17 @@ func ReadSource(ctx context.Context, source string, opts Options) ([]byte, error
 		return nil, fmt.Errorf("%s: %v", source, unwrapPath(statErr))
 	}
 	return fetchURL(ctx, u, timeout, seconds, opts)
+}
+
+// remoteURL returns the URL source refers to, if it is not a file.
+func remoteURL(source string, opts Options) (u string, timeout time.Duration, seconds int, ok bool) {
+	if source == "-" {
+		return "", 0, 0, false
+	}
+	if _, err := os.Stat(source); err == nil {
+		return "", 0, 0, false
+	}
+	return SourceURL(source, opts.Seconds, opts.Timeout)
 }
 
 func readFile(name string, info os.FileInfo, max int64) ([]byte, error) {

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"net/http/pprof"
 	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +26,10 @@ func pprofServer(t *testing.T) (*httptest.Server, *queries) {
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	fixed := ownProfile(t, "goroutine", 1)
+	for _, p := range []string{"/debug/pprof/fixed", "/nosymbol/debug/pprof/fixed"} {
+		mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) { w.Write(fixed) })
+	}
 	mux.HandleFunc("/fail", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "disk full: cannot write profile\nsecond line of detail", http.StatusInternalServerError)
 	})
@@ -56,6 +62,18 @@ func (q *queries) add(u *url.URL) {
 	q.urls = append(q.urls, u)
 }
 
+func (q *queries) reset() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.urls = nil
+}
+
+func (q *queries) first() *url.URL {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.urls[0]
+}
+
 func (q *queries) last() *url.URL {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -80,11 +98,12 @@ func TestFetchProfiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
+			q.reset()
 			p, err := Load(context.Background(), []string{tt.source}, Options{Seconds: tt.seconds})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := q.last(); got.Path != tt.path || got.RawQuery != tt.query {
+			if got := q.first(); got.Path != tt.path || got.RawQuery != tt.query {
 				t.Errorf("server got %s?%s; want %s?%s", got.Path, got.RawQuery, tt.path, tt.query)
 			}
 			if p.SampleType[0].Type != tt.wantType {
@@ -210,4 +229,35 @@ func TestFailureCancelsOtherFetches(t *testing.T) {
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("Load took %v; the failure should have canceled the slow fetch", d)
 	}
+}
+
+// TestRemoteSymbolization fetches a legacy text profile, which has only
+// addresses, and checks that it is symbolized by the server's
+// /debug/pprof/symbol exactly as go tool pprof -raw does it.
+func TestRemoteSymbolization(t *testing.T) {
+	srv, q := pprofServer(t)
+	src := srv.URL + "/debug/pprof/fixed"
+	p, err := Load(context.Background(), []string{src}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := q.last().Path; got != "/debug/pprof/symbol" {
+		t.Errorf("last request to %s; want the symbol service", got)
+	}
+	if !hasFunction(p, "runtime/pprof.writeGoroutine") {
+		t.Errorf("no runtime/pprof.writeGoroutine among the functions: %v", p.Function)
+	}
+	cmd := exec.Command(goTool(t), "tool", "pprof", "-raw", src)
+	cmd.Env = append(os.Environ(), "PPROF_TMPDIR="+t.TempDir())
+	want, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.String(); got != string(want) {
+		t.Errorf("loaded profile differs from go tool pprof -raw:\n--- got\n%s\n--- want\n%s", got, want)
+	}
+
+	bad := srv.URL + "/nosymbol/debug/pprof/fixed"
+	p, err = Load(context.Background(), []string{bad}, Options{})
+	checkError(t, p, err, srv.URL+"/nosymbol/debug/pprof/symbol: ", "symbolizing: server returned 404 Not Found")
 }

@@ -67,7 +67,8 @@ func (o Options) maxBytes() int64 {
 //     PROFILE"); see Symbolize;
 //   - the sources are merged (Merge), then opts.Base is applied (ApplyBase);
 //   - unsymbolized addresses are symbolized from that binary or from
-//     mapping files that exist locally;
+//     mapping files that exist locally, else, for profiles fetched from a
+//     URL, by the server's /debug/pprof/symbol;
 //   - frames the profile declares uninteresting (legacy heap profiles'
 //     allocator frames) are pruned.
 //
@@ -109,9 +110,13 @@ func Load(ctx context.Context, sources []string, opts Options) (*profile.Profile
 	if err := symbolizeLocal(p); err != nil {
 		return nil, err
 	}
+	if err := symbolizeRemote(ctx, p, opts); err != nil {
+		return nil, err
+	}
 	if err := p.RemoveUninteresting(); err != nil {
 		return nil, fmt.Errorf("%s: %w", sourcesName(sources), err)
 	}
+	unmarkRemote(p)
 	if err := p.CheckValid(); err != nil {
 		return nil, fmt.Errorf("%s: invalid profile: %w", sourcesName(sources), err)
 	}
@@ -178,6 +183,9 @@ func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Pr
 	}
 	if binary != "" {
 		p.Mapping[0].File = binary
+	}
+	if u, _, _, ok := remoteURL(src, opts); ok {
+		markRemote(p, u)
 	}
 	return p, nil
 }
