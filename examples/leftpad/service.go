@@ -141,6 +141,7 @@ var (
 	jsonContentType = []string{"application/json"}
 )
 
+// ServeHTTP answers one request, then counts, times and logs it.
 func (h *timedHandlerV2) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	h.leftpad(w, r)
