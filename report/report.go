@@ -33,6 +33,11 @@ func Generate(w io.Writer, p *profile.Profile, k Kind, o Options) error {
 	if err != nil {
 		return err
 	}
+	if k != Peek && k != List {
+		return r.write(w)
+	}
+	// These fail when nothing matches, after the header: buffer them so
+	// that, as in pprof, a failure prints nothing.
 	var buf bytes.Buffer
 	if err := r.write(&buf); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 )
 
 const tracesSeparator = "-----------+-------------------------------------------------------"
@@ -50,7 +51,11 @@ func (r *run) traces(w io.Writer) error {
 				if first {
 					vs, first = r.format(v), false
 				}
-				fmt.Fprintf(bw, "%10s   %s%s\n", vs, ix.names[ix.locNodes[j]], inlineMark(j != last))
+				writePadded(bw, vs, 10)
+				bw.WriteString("   ")
+				bw.WriteString(ix.names[ix.locNodes[j]])
+				bw.WriteString(inlineMark(j != last))
+				bw.WriteByte('\n')
 			}
 		}
 	}
@@ -135,4 +140,12 @@ func (r *run) raw(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, r.p.String())
 	return err
+}
+
+// writePadded writes s right-aligned in width columns, as %*s does.
+func writePadded(w *bufio.Writer, s string, width int) {
+	for n := utf8.RuneCountInString(s); n < width; n++ {
+		w.WriteByte(' ')
+	}
+	w.WriteString(s)
 }
