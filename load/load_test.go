@@ -262,3 +262,31 @@ func ExampleRun() {
 	fmt.Println(res.Requests, res.StatusCodes[200], res.Bytes)
 	// Output: 100 100 500
 }
+
+func TestProgressAndSamples(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Millisecond)
+	}))
+	defer srv.Close()
+	var progress []Progress
+	var samples int64
+	res := run(t, Config{URL: srv.URL, C: 2, Rate: 400, Duration: 600 * time.Millisecond,
+		ProgressEvery: 100 * time.Millisecond,
+		OnProgress:    func(p Progress) { progress = append(progress, p) },
+		OnSample: func(s Sample) {
+			samples++
+			if s.Status != 200 || s.Latency < time.Millisecond || s.Uncorrected > s.Latency || s.Offset > time.Second {
+				t.Errorf("bad sample %+v", s)
+			}
+		}})
+	if samples != res.Responses || samples < 100 {
+		t.Errorf("%d samples for %d responses", samples, res.Responses)
+	}
+	if len(progress) < 3 {
+		t.Fatalf("%d progress reports in 0.6 s at 100ms", len(progress))
+	}
+	last := progress[len(progress)-1]
+	if last.Sent <= progress[0].Sent || last.Sent > res.Requests || last.P50 < time.Millisecond || last.P99 < last.P50 {
+		t.Errorf("progress %+v ... %+v for %d requests", progress[0], last, res.Requests)
+	}
+}

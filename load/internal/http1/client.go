@@ -186,7 +186,7 @@ func (c *Conn) dial(ctx context.Context, deadline time.Time, tm *Timing) error {
 	c.nc = nc
 	c.current.Store(&nc)
 	if c.br == nil {
-		c.br = bufio.NewReaderSize(nc, 32<<10)
+		c.br = bufio.NewReaderSize(nc, 16<<10)
 	} else {
 		c.br.Reset(nc)
 	}
