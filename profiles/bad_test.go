@@ -95,7 +95,10 @@ func TestBadInput(t *testing.T) {
 func checkError(t *testing.T, p *profile.Profile, err error, prefix, want string) {
 	t.Helper()
 	if err == nil {
-		t.Fatalf("no error; loaded %d samples", len(p.Sample))
+		t.Fatalf("no error; want one containing %q", want)
+	}
+	if p != nil {
+		t.Errorf("a profile returned with the error %v", err)
 	}
 	msg := err.Error()
 	t.Log(msg)
@@ -189,4 +192,17 @@ func TestLoadErrorsNameTheSource(t *testing.T) {
 		p, err := Load(context.Background(), tt.sources, tt.opts)
 		checkError(t, p, err, tt.prefix, tt.want)
 	}
+}
+
+// TestRecoverAs checks the guard that turns a panic in the pprof library
+// into a one-line error.
+func TestRecoverAs(t *testing.T) {
+	f := func() (err error) {
+		defer recoverAs(&err, "loading x.prof: %s")
+		var locs []*profile.Location
+		_ = locs[3].Address // index out of range
+		return nil
+	}
+	err := f()
+	checkError(t, nil, err, "loading x.prof: ", "index out of range")
 }

@@ -76,11 +76,7 @@ func decode(data []byte) (*profile.Profile, error) {
 // safeDecode calls decode, turning a panic on hostile input into an error
 // and the decoder's errors into one-line causes a person can act on.
 func safeDecode(data []byte) (p *profile.Profile, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			p, err = nil, fmt.Errorf("malformed profile (the decoder failed: %s)", oneLine(fmt.Sprint(r)))
-		}
-	}()
+	defer recoverAs(&err, "malformed profile (the decoder failed: %s)")
 	if len(data) == 0 {
 		return nil, errors.New("empty input, not a profile")
 	}
@@ -92,6 +88,15 @@ func safeDecode(data []byte) (p *profile.Profile, err error) {
 		return nil, fmt.Errorf("malformed profile: %w", err)
 	}
 	return p, nil
+}
+
+// recoverAs, deferred, turns a panic into *err, formatted with format
+// from the panic's value on one line. The pprof library is not written
+// for hostile input; perflab promises an error, never a crash.
+func recoverAs(err *error, format string) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf(format, oneLine(fmt.Sprint(r)))
+	}
 }
 
 // explain rewrites a decoding error. The pprof decoder reports any input it

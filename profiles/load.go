@@ -73,7 +73,13 @@ func (o Options) maxBytes() int64 {
 //     allocator frames) are pruned.
 //
 // Any error names the source it comes from and fits on one line.
-func Load(ctx context.Context, sources []string, opts Options) (*profile.Profile, error) {
+func Load(ctx context.Context, sources []string, opts Options) (p *profile.Profile, err error) {
+	defer func() {
+		if err != nil {
+			p = nil
+		}
+	}()
+	defer recoverAs(&err, "loading "+sourcesName(sources)+": %s")
 	if len(sources) == 0 {
 		return nil, errors.New("no profile given")
 	}
@@ -89,24 +95,39 @@ func Load(ctx context.Context, sources []string, opts Options) (*profile.Profile
 	if err != nil {
 		return nil, err
 	}
-	p, err := Merge(ps[:len(sources)])
+	if p, err = combine(ps[:len(sources)], ps[len(sources):], sources, opts); err != nil {
+		return nil, err
+	}
+	return finish(ctx, p, sources, opts)
+}
+
+// combine merges the sources' profiles, then subtracts the base's.
+func combine(ps, bases []*profile.Profile, sources []string, opts Options) (*profile.Profile, error) {
+	p, err := Merge(ps)
 	if err != nil {
 		return nil, fmt.Errorf("merging %s: %w", sourcesName(sources), err)
 	}
-	if len(opts.Base) > 0 {
-		base, err := Merge(ps[len(sources):])
-		if err != nil {
-			return nil, fmt.Errorf("merging base %s: %w", sourcesName(opts.Base), err)
-		}
-		if opts.Normalize {
-			if err := p.Normalize(base); err != nil {
-				return nil, fmt.Errorf("normalizing to base %s: %w", sourcesName(opts.Base), err)
-			}
-		}
-		if p, err = ApplyBase(p, base, opts.DiffBase); err != nil {
-			return nil, fmt.Errorf("applying base %s: %w", sourcesName(opts.Base), err)
+	if len(bases) == 0 {
+		return p, nil
+	}
+	base, err := Merge(bases)
+	if err != nil {
+		return nil, fmt.Errorf("merging base %s: %w", sourcesName(opts.Base), err)
+	}
+	if opts.Normalize {
+		if err := p.Normalize(base); err != nil {
+			return nil, fmt.Errorf("normalizing to base %s: %w", sourcesName(opts.Base), err)
 		}
 	}
+	if p, err = ApplyBase(p, base, opts.DiffBase); err != nil {
+		return nil, fmt.Errorf("applying base %s: %w", sourcesName(opts.Base), err)
+	}
+	return p, nil
+}
+
+// finish symbolizes the combined profile, prunes the frames it declares
+// uninteresting and validates it.
+func finish(ctx context.Context, p *profile.Profile, sources []string, opts Options) (*profile.Profile, error) {
 	if err := symbolizeLocal(p); err != nil {
 		return nil, err
 	}
