@@ -56,15 +56,17 @@ type Command struct {
 	// Handle is called with every record of the program's standard
 	// error, in order, from a single goroutine.
 	Handle func(Record)
-	// Grace is how long the program has to exit after ctx is done and it
-	// was sent an interrupt, before it is killed. Zero means 5s.
+	// Grace is how long the program has to exit on its own once ctx is
+	// done (a terminal's Ctrl-C reaches it directly) before it is sent an
+	// interrupt; it is killed after as long again. Zero means 2s.
 	Grace time.Duration
 }
 
 // Run starts the program, waits for it and returns its exit status (128
 // plus the signal number if a signal ended it) and how long it ran. When
-// ctx is done the program is sent an interrupt. err reports only a failure
-// to run the program or to read its output.
+// ctx is done and the program has not exited within Grace, it is sent an
+// interrupt (a second Ctrl-C at once could cut short a graceful shutdown).
+// err reports only a failure to run the program or to read its output.
 func (c *Command) Run(ctx context.Context) (status int, elapsed time.Duration, err error) {
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Env = MergeGODEBUG(os.Environ(), c.Settings...)
@@ -116,12 +118,16 @@ func (c *Command) scan(r io.Reader) error {
 	return errors.Join(s.Err(), err)
 }
 
-// interrupt asks the program to stop, then kills it after the grace period.
+// interrupt lets the program stop on its own for the grace period, then
+// asks it to stop, then kills it.
 func (c *Command) interrupt(cmd *exec.Cmd) {
-	cmd.Process.Signal(os.Interrupt)
 	grace := c.Grace
 	if grace == 0 {
-		grace = 5 * time.Second
+		grace = 2 * time.Second
 	}
-	time.AfterFunc(grace, func() { cmd.Process.Kill() })
+	time.AfterFunc(grace, func() {
+		if cmd.Process.Signal(os.Interrupt) == nil {
+			time.AfterFunc(grace, func() { cmd.Process.Kill() })
+		}
+	})
 }

@@ -2,6 +2,7 @@ package godebug
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"time"
 )
@@ -31,6 +32,7 @@ type SchedAnalyzer struct {
 	curLocal  []int
 	globalQ   counts // global run queue lengths over all samples
 	localQ    counts // per-P run queue lengths over all samples and Ps
+	started   bool
 	sum       schedSums
 	waits     map[string]int // goroutines by wait reason, last detailed block
 	blockG    map[string]int // being filled by the current block
@@ -57,8 +59,27 @@ type schedSums struct {
 // maxWaitReasons bounds the distinct wait reasons counted per block.
 const maxWaitReasons = 100
 
-// counts is an exact histogram of small non-negative integers.
-type counts map[int]int
+// counts is a histogram of run-queue lengths: exact below 1024, and
+// above that in buckets of under 1% width, so that it stays small
+// whatever the input. Its max is exact.
+type counts struct {
+	n    map[int]int
+	top  int
+	sum  float64
+	seen int
+}
+
+func (c *counts) add(v int) {
+	if c.n == nil {
+		c.n = map[int]int{}
+	}
+	c.top, c.sum, c.seen = max(c.top, v), c.sum+float64(v), c.seen+1
+	if v >= 1024 {
+		shift := bits.Len(uint(v)) - 8
+		v = v >> shift << shift
+	}
+	c.n[v]++
+}
 
 // Add takes one record; records other than the sched kinds and
 // *SyntaxError are ignored.
@@ -124,8 +145,8 @@ func (a *SchedAnalyzer) flush() {
 }
 
 func (a *SchedAnalyzer) addPoint(p *SchedPoint, local []int) {
-	if a.globalQ == nil {
-		a.globalQ, a.localQ = counts{}, counts{}
+	if !a.started {
+		a.started = true
 		a.sum.procsMin = p.GOMAXPROCS
 	}
 	if len(local) > 0 {
@@ -134,14 +155,14 @@ func (a *SchedAnalyzer) addPoint(p *SchedPoint, local []int) {
 			p.LocalTotal += q
 			p.LocalMax = max(p.LocalMax, q)
 			p.LocalMin = min(p.LocalMin, q)
-			a.localQ[q]++
+			a.localQ.add(q)
 		}
 		a.sum.localSamples++
 		if p.IdleProcs > 0 && p.LocalMax >= 2 {
 			a.sum.imbalanced++ // goroutines waited on one P while another P had nothing to do
 		}
 	}
-	a.globalQ[p.RunQueue]++
+	a.globalQ.add(p.RunQueue)
 	s := &a.sum
 	if p.GOMAXPROCS > 0 {
 		s.idleShare += float64(p.IdleProcs) / float64(p.GOMAXPROCS)
@@ -181,18 +202,16 @@ func (a *SchedAnalyzer) Points() []SchedPoint {
 }
 
 // percentile returns the nearest-rank p-th percentile of the counted values.
-func (c counts) percentile(p float64) int {
-	total := 0
-	keys := make([]int, 0, len(c))
-	for k, n := range c {
+func (c *counts) percentile(p float64) int {
+	keys := make([]int, 0, len(c.n))
+	for k := range c.n {
 		keys = append(keys, k)
-		total += n
 	}
 	slices.Sort(keys)
-	rank := max(int(math.Ceil(p/100*float64(total))), 1)
+	rank := max(int(math.Ceil(p/100*float64(c.seen))), 1)
 	seen := 0
 	for _, k := range keys {
-		seen += c[k]
+		seen += c.n[k]
 		if seen >= rank {
 			return k
 		}
@@ -201,23 +220,12 @@ func (c counts) percentile(p float64) int {
 }
 
 // max returns the largest counted value.
-func (c counts) max() int {
-	m := 0
-	for k := range c {
-		m = max(m, k)
-	}
-	return m
-}
+func (c *counts) max() int { return c.top }
 
 // mean returns the mean of the counted values.
-func (c counts) mean() float64 {
-	var sum, n float64
-	for k, c := range c {
-		sum += float64(k) * float64(c)
-		n += float64(c)
-	}
-	if n == 0 {
+func (c *counts) mean() float64 {
+	if c.seen == 0 {
 		return 0
 	}
-	return sum / n
+	return c.sum / float64(c.seen)
 }

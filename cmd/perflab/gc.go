@@ -34,7 +34,8 @@ lines are counted and reported.
 With -- it runs PROGRAM with gctrace=1 merged into any GODEBUG it already
 has, passes its standard output and error through (without the trace lines
 unless -v), analyses the trace as it comes, prints the summary when the
-program exits or on Ctrl-C, and exits with the program's status. The
+program exits or on Ctrl-C (the program gets 2s to stop on its own, then an
+interrupt), and exits with the program's status. The
 summary goes to standard output after the program's own output; use -o to
 keep them apart.
 
