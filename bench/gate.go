@@ -106,9 +106,9 @@ func (v Violation) String() string {
 	if v.Old != 0 {
 		change = fmt.Sprintf("%+.2f%%", (v.New/v.Old-1)*100)
 	}
-	return fmt.Sprintf("%s: %s %s -> %s %s (%s, p=%.3f %s, %s vs %s) crosses -fail-on %s",
-		v.Row, v.Limit.Unit, s.Format(v.Old), s.Format(v.New), v.Limit.Unit,
-		change, v.P, v.N, v.Col, v.Base, v.Limit.Text)
+	return fmt.Sprintf("%s: %s %s (%s -> %s, p=%.3f %s, %s vs %s) crosses -fail-on %s",
+		v.Row, v.Limit.Unit, change, s.Format(v.Old), s.Format(v.New),
+		v.P, v.N, v.Col, v.Base, v.Limit.Text)
 }
 
 // crossed reports whether the change from old to new crosses l.
