@@ -94,22 +94,7 @@ func symbolizeFrom(ctx context.Context, symURL string, m *profile.Mapping, p *pr
 	if len(addrs) == 0 {
 		return nil
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, defaultTimeout, errTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, symURL, strings.NewReader(strings.Join(addrs, "+")))
-	if err != nil {
-		return fmt.Errorf("%s: %v", symURL, err)
-	}
-	req.Header.Set("Content-Type", "application/octet-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fetchError(ctx, symURL, defaultTimeout, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: symbolizing: server returned %s%s", symURL, resp.Status, serverMessage(resp.Body))
-	}
-	body, err := readCapped(symURL, resp.Body, opts.maxBytes())
+	body, err := postSymbols(ctx, symURL, strings.Join(addrs, "+"), opts)
 	if err != nil {
 		return err
 	}
@@ -146,4 +131,25 @@ func symbolizeFrom(ctx context.Context, symURL string, m *profile.Mapping, p *pr
 		}
 	}
 	return nil
+}
+
+// postSymbols sends a symbol service the addresses in query, joined by
+// "+", and returns its answer.
+func postSymbols(ctx context.Context, symURL, query string, opts Options) ([]byte, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, defaultTimeout, errTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, symURL, strings.NewReader(query))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", symURL, err)
+	}
+	req.Header.Set("Content-Type", "application/octet-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fetchError(ctx, symURL, defaultTimeout, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: symbolizing: server returned %s%s", symURL, resp.Status, serverMessage(resp.Body))
+	}
+	return readCapped(symURL, resp.Body, opts.maxBytes())
 }
