@@ -86,7 +86,7 @@ func runGC(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var a godebug.GCAnalyzer
 	progress := func() string {
 		last := a.Last()
-		return fmt.Sprintf("gc: %d GCs, live heap %d MB, last pause %v", a.GCs(), last.HeapLive>>20, last.Pause())
+		return fmt.Sprintf("gc: %d GCs, live heap %d MB, last pause %v", a.GCs(), last.HeapLive>>20, last.Pause().Round(time.Microsecond))
 	}
 	tr, err := readTrace(ctx, gcCmd, fs, args, flags, settings, stdout, stderr, a.Add, progress)
 	if err != nil {
@@ -180,6 +180,8 @@ func readTrace(ctx context.Context, c *command, fs *flag.FlagSet, args []string,
 func runTraced(ctx context.Context, argv []string, flags *traceFlags, settings []string,
 	stdout, stderr io.Writer, handle func(godebug.Record), progress func() string) (*traceRun, error) {
 	line := term.NewLine(stderr)
+	// The program's own output to the terminal would run into the line.
+	showProgress := line.Enabled() && !term.IsTerminal(stdout)
 	var last time.Time
 	cmd := &godebug.Command{
 		Path: argv[0], Args: argv[1:], Settings: settings,
@@ -188,7 +190,7 @@ func runTraced(ctx context.Context, argv []string, flags *traceFlags, settings [
 		PassTrace: flags.verbose,
 		Handle: func(rec godebug.Record) {
 			handle(rec)
-			if line.Enabled() && time.Since(last) > 200*time.Millisecond {
+			if showProgress && time.Since(last) > 200*time.Millisecond {
 				last = time.Now()
 				line.Printf("%s", progress())
 			}
