@@ -299,3 +299,17 @@ func TestProgressAndSamples(t *testing.T) {
 		t.Errorf("progress %+v ... %+v for %d requests", progress[0], last, res.Requests)
 	}
 }
+
+// TestDurationBounded checks that a run against a server that never
+// answers ends at Duration + EndGrace even without a request timeout.
+func TestDurationBounded(t *testing.T) {
+	url := rawServer(t, func(c net.Conn) { readRequest(c); time.Sleep(5 * time.Second) })
+	start := time.Now()
+	res := run(t, Config{URL: url, C: 2, Duration: 200 * time.Millisecond})
+	if took := time.Since(start); took > 200*time.Millisecond+EndGrace+500*time.Millisecond {
+		t.Errorf("run took %v", took)
+	}
+	if res.Requests != 0 || res.Interrupted {
+		t.Errorf("%d requests counted, interrupted %v; want the 2 hung ones abandoned", res.Requests, res.Interrupted)
+	}
+}

@@ -20,9 +20,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{t: t, ctx: ctx, newClient: t.clientFactory()}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r := &runner{t: t, parent: ctx, ctx: runCtx, cancel: cancel, newClient: t.clientFactory()}
 	return r.run(), nil
 }
+
+// EndGrace is how long requests still in flight when Duration ends may take
+// to complete; after that they are abandoned and not counted, so that a
+// run lasts at most Duration + EndGrace even against a server that hangs.
+const EndGrace = time.Second
 
 // A client sends the run's request and fills in a Sample's status, size
 // and phases. Each worker owns one.
@@ -34,7 +41,9 @@ type client interface {
 
 type runner struct {
 	t         *target
-	ctx       context.Context
+	parent    context.Context // the caller's: canceled means interrupted
+	ctx       context.Context // the run's: canceled at the end of its grace
+	cancel    context.CancelFunc
 	newClient func() client
 	start     time.Time
 	end       time.Time     // zero unless Duration
@@ -55,11 +64,13 @@ func (r *runner) run() *Result {
 		r.shards = append(r.shards, newShard(rate))
 	}
 	if rate {
-		r.interval = time.Duration(float64(time.Second) / r.t.cfg.Rate)
+		r.interval = max(1, time.Duration(float64(time.Second)/r.t.cfg.Rate))
 	}
 	r.start = time.Now()
 	if r.t.cfg.Duration > 0 {
 		r.end = r.start.Add(r.t.cfg.Duration)
+		stop := time.AfterFunc(r.t.cfg.Duration+EndGrace, r.cancel)
+		defer stop.Stop()
 	}
 	stopAbort := context.AfterFunc(r.ctx, r.abortAll)
 	defer stopAbort()
@@ -74,7 +85,7 @@ func (r *runner) run() *Result {
 	res := result(r.shards, rate)
 	res.Elapsed = elapsed
 	res.Rate = r.t.cfg.Rate
-	res.Interrupted = r.ctx.Err() != nil
+	res.Interrupted = r.parent.Err() != nil
 	return res
 }
 
