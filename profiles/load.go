@@ -20,7 +20,8 @@ type Options struct {
 	// Timeout bounds each fetch; 0 means 1.5 x Seconds + 5 s, else 60 s.
 	Timeout time.Duration
 	// MaxBytes caps the size of one source, both as read and after
-	// decompression; 0 means DefaultMaxBytes.
+	// decompression; a source that would take more than 4 x MaxBytes of
+	// memory to decode is refused too. 0 means DefaultMaxBytes.
 	MaxBytes int64
 	// Status, if not nil, receives progress such as a CPU profile's
 	// countdown. It is drawn only when Status is a terminal.
@@ -40,9 +41,10 @@ type Options struct {
 }
 
 // DefaultMaxBytes is the size above which a source is refused: 1 GiB. It
-// bounds memory on hostile input (a gzip bomb expands to at most this much)
-// while leaving room for the largest profiles met in practice, whose
-// uncompressed profile.proto is a few hundred megabytes.
+// bounds memory on hostile input (a gzip bomb inflates to at most this
+// much, and decoding may take at most 4 GiB) while leaving room for the
+// largest profiles met in practice, whose uncompressed profile.proto is a
+// few hundred megabytes.
 const DefaultMaxBytes = 1 << 30
 
 // memoryBudget bounds the memory decoding may take, as a multiple of the
@@ -128,9 +130,7 @@ func combine(ps, bases []*profile.Profile, sources []string, opts Options) (*pro
 // finish symbolizes the combined profile, prunes the frames it declares
 // uninteresting and validates it.
 func finish(ctx context.Context, p *profile.Profile, sources []string, opts Options) (*profile.Profile, error) {
-	if err := symbolizeLocal(p); err != nil {
-		return nil, err
-	}
+	symbolizeLocal(p)
 	if err := symbolizeRemote(ctx, p, opts); err != nil {
 		return nil, err
 	}

@@ -52,13 +52,14 @@ func Symbolize(p *profile.Profile, binary string) error {
 		return fmt.Errorf("%s: not an ELF executable", binary)
 	}
 	p.Mapping[0].File = binary
-	return symbolizeLocal(p)
+	symbolizeLocal(p)
+	return nil
 }
 
 // symbolizeLocal symbolizes every unsymbolized mapping whose file is an ELF
 // file on this machine, as pprof's local symbolizer does. Mappings whose
 // file is missing or unreadable are left as they are.
-func symbolizeLocal(p *profile.Profile) error {
+func symbolizeLocal(p *profile.Profile) {
 	byMapping := map[*profile.Mapping][]*profile.Location{}
 	for _, l := range p.Location {
 		byMapping[l.Mapping] = append(byMapping[l.Mapping], l)
@@ -77,7 +78,6 @@ func symbolizeLocal(p *profile.Profile) error {
 		symbolizeMapping(p, m, locs, obj, funcs)
 		obj.close()
 	}
-	return nil
 }
 
 func isURL(s string) bool {
