@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -122,6 +125,39 @@ func TestConformance(t *testing.T) {
 	t.Run("reports", func(t *testing.T) { testReports(t, p) })
 	t.Run("shell", func(t *testing.T) { testShell(t, p) })
 	t.Run("json", func(t *testing.T) { testJSON(t, p) })
+	t.Run("pprof-testdata", testPprofTestdata)
+}
+
+// pprofTestdata are profiles from other programs and languages (C++, Java,
+// Go) that pprof's module ships for its own tests: addresses without
+// symbols, legacy formats, contention and growth profiles.
+var pprofTestdata = []string{
+	"cppbench.contention", "cppbench.cpu", "cppbench.growth", "cppbench.heap", "cppbench.thread",
+	"go.crc32.cpu", "go.godoc.thread", "gobench.cpu", "gobench.heap", "java.contention", "java.cpu", "java.heap",
+}
+
+// testPprofTestdata compares reports on pprofTestdata, found in the module
+// cache (the module is one of ours), with pprof's.
+func testPprofTestdata(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/google/pprof").Output()
+	dir := filepath.Join(strings.TrimSpace(string(out)), "profile", "testdata")
+	if _, serr := os.Stat(dir); err != nil || serr != nil {
+		t.Skipf("pprof's testdata not found: %v %v", err, serr)
+	}
+	p := &reporttest.Profiles{Dir: dir}
+	for _, f := range pprofTestdata {
+		for _, c := range []conformanceCase{
+			{cmd: "top"}, {cmd: "tree"}, {cmd: "traces"}, {cmd: "tags"}, {cmd: "raw"},
+			{cmd: "top", flags: []string{"-lines", "-cum"}}, {cmd: "top", flags: []string{"-addresses"}},
+			{cmd: "top", flags: []string{"-noinlines", "-nodecount=10"}}, {cmd: "peek", rx: "."},
+		} {
+			c.files = []string{f}
+			t.Run(c.name(), func(t *testing.T) {
+				t.Parallel()
+				compareWithPprof(t, p, c)
+			})
+		}
+	}
 }
 
 // testReports runs every case of the matrix through perflab and through
@@ -134,24 +170,30 @@ func testReports(t *testing.T, p *reporttest.Profiles) {
 			for i, f := range c.flags {
 				c.flags[i] = strings.Replace(f, "base=", "base="+p.Dir+"/", 1)
 			}
-			want, stderr, err := reporttest.RunPprof(t, p.Dir, nil, c.pprofArgs(p)...)
-			if err != nil {
-				// Sampling may miss a function: then both must fail alike.
-				wantErr := strings.TrimSpace(string(stderr))
-				var out, errw bytes.Buffer
-				if perr := run(context.Background(), &out, &errw, c.perflabArgs(p)); perr == nil || !strings.HasSuffix(wantErr, perr.Error()) || out.Len() > 0 {
-					t.Fatalf("pprof failed with %q; perflab: error %v, %d bytes of output", wantErr, perr, out.Len())
-				}
-				return
-			}
-			got := runInProcess(t, c.perflabArgs(p)...)
-			if c.unordered {
-				got, want = unorderedRows(got), unorderedRows(want)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("perflab %s differs from pprof: %s", strings.Join(c.perflabArgs(p), " "), reporttest.FirstDiff(got, want))
-			}
+			compareWithPprof(t, p, c)
 		})
+	}
+}
+
+// compareWithPprof runs case c through perflab and pprof and wants the
+// same output, or the same error.
+func compareWithPprof(t *testing.T, p *reporttest.Profiles, c conformanceCase) {
+	want, stderr, err := reporttest.RunPprof(t, p.Dir, nil, c.pprofArgs(p)...)
+	if err != nil {
+		// Sampling may miss a function: then both must fail alike.
+		wantErr := strings.TrimSpace(string(stderr))
+		var out, errw bytes.Buffer
+		if perr := run(context.Background(), &out, &errw, c.perflabArgs(p)); perr == nil || !strings.HasSuffix(wantErr, perr.Error()) || out.Len() > 0 {
+			t.Fatalf("pprof failed with %q; perflab: error %v, %d bytes of output", wantErr, perr, out.Len())
+		}
+		return
+	}
+	got := runInProcess(t, c.perflabArgs(p)...)
+	if c.unordered {
+		got, want = unorderedRows(got), unorderedRows(want)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("perflab %s differs from pprof: %s", strings.Join(c.perflabArgs(p), " "), reporttest.FirstDiff(got, want))
 	}
 }
 
