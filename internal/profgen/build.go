@@ -157,7 +157,8 @@ func (g *generator) depth() int {
 }
 
 // hotShare is the percentage of samples whose leaf is one of the few hot
-// functions of the deepest layer (think runtime.mallocgc, memmove).
+// functions at the end of the deepest layer, in package runtime (think
+// runtime.mallocgc, memmove).
 const (
 	hotShare = 40
 	hotFuncs = 20
@@ -190,7 +191,7 @@ func (g *generator) stack(stack []*profile.Location, depth int) []*profile.Locat
 	}
 	if hot {
 		last := g.layers[len(g.layers)-1]
-		f := last[g.randSkewed(min(hotFuncs, len(last)))]
+		f := last[len(last)-1-g.randSkewed(min(hotFuncs, len(last)))]
 		stack = append(stack, g.p.Location[g.locs[f][0]])
 	}
 	return stack

@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 )
 
+// version names the generator's output in cache file names; bump it when
+// the same Config starts to produce a different profile.
+const version = 2
+
 // Cached returns the path of the gzipped profile that c describes, kept
 // in dir under a name made from c, generating it (and its sources, with
 // SourceRoot set to dir/src-NAME) only if it is not there yet. Benchmarks
@@ -13,8 +17,8 @@ import (
 // work.
 func Cached(dir string, c Config) (string, error) {
 	c = c.withDefaults()
-	name := fmt.Sprintf("cpu-s%d-n%d-l%d-f%d-d%d-i%d-p%d",
-		c.Seed, c.Samples, c.Locations, c.Functions, c.MaxDepth, c.InlinePercent, c.LabelPercent)
+	name := fmt.Sprintf("cpu-v%d-s%d-n%d-l%d-f%d-d%d-i%d-p%d",
+		version, c.Seed, c.Samples, c.Locations, c.Functions, c.MaxDepth, c.InlinePercent, c.LabelPercent)
 	file := filepath.Join(dir, name+".pb.gz")
 	if _, err := os.Stat(file); err == nil {
 		return file, nil

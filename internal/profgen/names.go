@@ -13,7 +13,7 @@ var stdPackages = []string{
 	"crypto/sha256", "crypto/tls", "database/sql", "encoding/binary",
 	"encoding/json", "fmt", "io", "math/big", "net", "net/http", "os",
 	"reflect", "regexp", "sort", "strconv", "strings", "sync", "syscall",
-	"time", "unicode/utf8", "runtime", "internal/poll", "internal/bytealg",
+	"time", "unicode/utf8", "internal/poll", "internal/bytealg", "runtime",
 }
 
 var (
