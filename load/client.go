@@ -37,6 +37,10 @@ func (t *target) http1Target() *http1.Target {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
 	lt := &http1.Target{Host: u.Hostname(), Port: port, Head: t.method == "HEAD", Close: t.cfg.DisableKeepAlive}
+	switch t.method {
+	case "GET", "HEAD", "OPTIONS", "TRACE":
+		lt.Replayable = true
+	}
 	host := u.Host
 	if t.cfg.Host != "" {
 		host = t.cfg.Host

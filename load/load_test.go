@@ -313,3 +313,19 @@ func TestDurationBounded(t *testing.T) {
 		t.Errorf("%d requests counted, interrupted %v; want the 2 hung ones abandoned", res.Requests, res.Interrupted)
 	}
 }
+
+// TestIdleCloseRetried: a server that answers once per connection and
+// then closes it without saying so. A GET that finds its reused
+// connection closed is sent again on a new one, as net/http does.
+func TestIdleCloseRetried(t *testing.T) {
+	var conns atomic.Int64
+	url := rawServer(t, func(c net.Conn) {
+		conns.Add(1)
+		readRequest(c)
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+	})
+	res := run(t, Config{URL: url, N: 20, C: 1})
+	if res.StatusCodes[200] != 20 || res.ErrorCount != 0 || conns.Load() != 20 {
+		t.Errorf("codes %v, errors %v over %d connections; want 20 200s over 20", res.StatusCodes, res.Errors, conns.Load())
+	}
+}

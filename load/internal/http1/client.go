@@ -22,6 +22,10 @@ type Target struct {
 	// Close means the request asks the server to close the connection
 	// (keep-alive disabled): each call dials afresh.
 	Close bool
+	// Replayable means the request may be sent twice (GET, HEAD, OPTIONS,
+	// TRACE, as net/http decides): a reused connection closed after the
+	// request was written is retried on a new one.
+	Replayable bool
 }
 
 // Timing is where one call's time went, as net/http/httptrace's hooks
@@ -79,9 +83,10 @@ func (c *Conn) Abort() {
 }
 
 // Do sends the request and reads the whole response into r and tm. A
-// non-zero deadline bounds the call. A request that failed on a reused
-// connection before any response byte arrived is retried once on a new
-// connection, as net/http does: the server had closed the idle connection.
+// non-zero deadline bounds the call. A reused connection that the server
+// had closed while idle is replaced by a new one and the request retried
+// once, as net/http does: when writing the request failed, or, for a
+// Replayable request, when the connection ended before any response byte.
 func (c *Conn) Do(ctx context.Context, deadline time.Time, r *Result, tm *Timing) error {
 	*tm = Timing{}
 	err := c.do(ctx, deadline, r, tm)
@@ -98,7 +103,7 @@ func (c *Conn) Do(ctx context.Context, deadline time.Time, r *Result, tm *Timing
 // response byte, and unwraps the error that marks such a failure.
 func (c *Conn) retry(ctx context.Context, deadline time.Time, r *Result, tm *Timing, err error) error {
 	idle, ok := err.(*idleClosedError)
-	if ok && c.reused {
+	if ok && c.reused && (idle.unwritten || c.target.Replayable) {
 		c.Close()
 		*tm = Timing{}
 		err = c.do(ctx, deadline, r, tm)
@@ -112,7 +117,10 @@ func (c *Conn) retry(ctx context.Context, deadline time.Time, r *Result, tm *Tim
 
 // An idleClosedError is a connection that failed before the first
 // response byte: on a reused connection, the server had closed it.
-type idleClosedError struct{ err error }
+type idleClosedError struct {
+	err       error
+	unwritten bool // writing the request failed
+}
 
 func (e *idleClosedError) Error() string { return e.err.Error() }
 
@@ -133,13 +141,13 @@ func (c *Conn) do(ctx context.Context, deadline time.Time, r *Result, tm *Timing
 		return ErrAborted
 	}
 	if _, err := c.nc.Write(c.target.Request); err != nil {
-		return &idleClosedError{err}
+		return &idleClosedError{err: err, unwritten: true}
 	}
 	t2 := time.Now()
 	tm.Write = t2.Sub(t1)
 	if _, err := c.br.Peek(1); err != nil {
 		if err == io.EOF || errors.Is(err, syscall.ECONNRESET) {
-			return &idleClosedError{err}
+			return &idleClosedError{err: err}
 		}
 		return err
 	}
