@@ -69,13 +69,21 @@ func (g *trimmed) sortedEdges(list []int32) []*edge {
 	names := g.ix.names
 	sort.Slice(es, func(i, j int) bool {
 		a, b := es[i], es[j]
-		if a.w != b.w {
-			return abs64(a.w) > abs64(b.w)
+		if wa, wb := abs64(a.w), abs64(b.w); wa != wb {
+			return wa > wb
 		}
 		if names[a.src] != names[b.src] {
 			return names[a.src] < names[b.src]
 		}
-		return names[a.dst] < names[b.dst]
+		if names[a.dst] != names[b.dst] {
+			return names[a.dst] < names[b.dst]
+		}
+		// pprof leaves these ties (opposite signs, same names) in random
+		// order; fix one.
+		if a.w != b.w {
+			return a.w > b.w
+		}
+		return a.src < b.src || (a.src == b.src && a.dst < b.dst)
 	})
 	return es
 }
