@@ -88,7 +88,8 @@ func runGC(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		last := a.Last()
 		return fmt.Sprintf("gc: %d GCs, live heap %d MB, last pause %v", a.GCs(), last.HeapLive>>20, last.Pause().Round(time.Microsecond))
 	}
-	tr, err := readTrace(ctx, gcCmd, fs, args, flags, settings, stdout, stderr, a.Add, progress)
+	r := &traceReader{cmd: gcCmd, flags: flags, settings: settings, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
+	tr, err := r.read(ctx, fs, args)
 	if err != nil {
 		return err
 	}
@@ -119,52 +120,50 @@ func (tr *traceRun) exit() error {
 	return nil
 }
 
-// readTrace feeds every trace record to handle: from the program after
-// "--" when the command line has one (run with the GODEBUG settings), else
-// from the file named by the one argument, or standard input for "-" or
-// no argument. The first malformed lines are reported on stderr.
-func readTrace(ctx context.Context, c *command, fs *flag.FlagSet, args []string, flags *traceFlags,
-	settings []string, stdout, stderr io.Writer, handle func(godebug.Record), progress func() string) (*traceRun, error) {
+// A traceReader feeds a trace to an analyzer, for gc and sched alike.
+type traceReader struct {
+	cmd      *command
+	flags    *traceFlags
+	settings []string // GODEBUG settings for a program run after --
+	stdout   io.Writer
+	stderr   io.Writer
+	handle   func(godebug.Record)
+	progress func() string // the progress line's text
+	warned   int
+}
+
+// read feeds every trace record to handle: from the program after "--"
+// when the command line has one, else from the file named by the one
+// argument, or standard input for "-" or no argument.
+func (r *traceReader) read(ctx context.Context, fs *flag.FlagSet, args []string) (*traceRun, error) {
 	rest := fs.Args()
-	warned := 0
-	handleWarn := func(name string) func(godebug.Record) {
-		return func(rec godebug.Record) {
-			if se, ok := rec.(*godebug.SyntaxError); ok && warned < 3 {
-				warned++
-				fmt.Fprintf(stderr, "perflab %s: %s:%d: %s\n", c.name, name, se.Line, strings.TrimPrefix(se.Error(), fmt.Sprintf("line %d: ", se.Line)))
-			}
-			handle(rec)
-		}
-	}
 	if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
 		if len(rest) == 0 {
 			return nil, usageErrorf("-- needs a program to run")
 		}
-		return runTraced(ctx, rest, flags, settings, stdout, stderr, handleWarn(rest[0]), progress)
+		return r.run(ctx, rest)
 	}
-	if flags.verbose {
+	if r.flags.verbose {
 		return nil, usageErrorf("-v applies only when running a program after --")
 	}
 	if len(rest) > 1 {
 		return nil, usageErrorf("want one input file, got %d arguments (put a program to run after --)", len(rest))
 	}
-	name := "-"
-	if len(rest) == 1 {
-		name = rest[0]
+	if len(rest) == 0 || rest[0] == "-" {
+		return r.scan(os.Stdin, "standard input")
 	}
-	var r io.Reader = os.Stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	} else {
-		name = "standard input"
+	f, err := os.Open(rest[0])
+	if err != nil {
+		return nil, err
 	}
-	h := handleWarn(name)
-	s := godebug.NewScanner(r)
+	defer f.Close()
+	return r.scan(f, rest[0])
+}
+
+// scan reads a trace from a file.
+func (r *traceReader) scan(in io.Reader, name string) (*traceRun, error) {
+	h := r.recorder(name)
+	s := godebug.NewScanner(in)
 	for s.Scan() {
 		if _, text := s.Result().(*godebug.Text); !text {
 			h(s.Result())
@@ -176,23 +175,36 @@ func readTrace(ctx context.Context, c *command, fs *flag.FlagSet, args []string,
 	return &traceRun{name: name}, nil
 }
 
-// runTraced runs the program in argv under the GODEBUG settings.
-func runTraced(ctx context.Context, argv []string, flags *traceFlags, settings []string,
-	stdout, stderr io.Writer, handle func(godebug.Record), progress func() string) (*traceRun, error) {
-	line := term.NewLine(stderr)
+// recorder returns a handler that passes records on and reports the
+// first malformed lines of the input name on stderr.
+func (r *traceReader) recorder(name string) func(godebug.Record) {
+	return func(rec godebug.Record) {
+		if se, ok := rec.(*godebug.SyntaxError); ok && r.warned < 3 {
+			r.warned++
+			msg := strings.TrimPrefix(se.Error(), fmt.Sprintf("line %d: ", se.Line))
+			fmt.Fprintf(r.stderr, "perflab %s: %s:%d: %s\n", r.cmd.name, name, se.Line, msg)
+		}
+		r.handle(rec)
+	}
+}
+
+// run runs the program in argv under the GODEBUG settings.
+func (r *traceReader) run(ctx context.Context, argv []string) (*traceRun, error) {
+	line := term.NewLine(r.stderr)
 	// The program's own output to the terminal would run into the line.
-	showProgress := line.Enabled() && !term.IsTerminal(stdout)
+	showProgress := line.Enabled() && !term.IsTerminal(r.stdout)
 	var last time.Time
+	h := r.recorder(argv[0])
 	cmd := &godebug.Command{
-		Path: argv[0], Args: argv[1:], Settings: settings,
-		Stdin: os.Stdin, Stdout: stdout,
-		Stderr:    clearingWriter{w: stderr, line: line},
-		PassTrace: flags.verbose,
+		Path: argv[0], Args: argv[1:], Settings: r.settings,
+		Stdin: os.Stdin, Stdout: r.stdout,
+		Stderr:    clearingWriter{w: r.stderr, line: line},
+		PassTrace: r.flags.verbose,
 		Handle: func(rec godebug.Record) {
-			handle(rec)
+			h(rec)
 			if showProgress && time.Since(last) > 200*time.Millisecond {
 				last = time.Now()
-				line.Printf("%s", progress())
+				line.Printf("%s", r.progress())
 			}
 		},
 	}

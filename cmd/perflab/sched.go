@@ -62,7 +62,8 @@ func runSched(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	}
 	var a godebug.SchedAnalyzer
 	progress := func() string { return fmt.Sprintf("sched: %d samples", a.Samples()) }
-	tr, err := readTrace(ctx, schedCmd, fs, args, flags, settings, stdout, stderr, a.Add, progress)
+	r := &traceReader{cmd: schedCmd, flags: flags, settings: settings, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
+	tr, err := r.read(ctx, fs, args)
 	if err != nil {
 		return err
 	}
