@@ -129,7 +129,7 @@ func runLoad(ctx context.Context, stdout, stderr io.Writer, args []string) error
 func defaultCPUs() int { return max(1, runtime.NumCPU()/2) }
 
 // config checks the flags and turns them into a load.Config. Every error
-// is a usage error naming the flag.
+// is a usage error naming the flag, except a -D file that cannot be read.
 func (f *loadFlags) config(rawURL string) (load.Config, error) {
 	cfg := load.Config{
 		Method: strings.ToUpper(f.method), URL: rawURL, Header: http.Header{},
