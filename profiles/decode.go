@@ -64,8 +64,9 @@ func decompress(data []byte, max int64) ([]byte, error) {
 	return out, nil
 }
 
-// decode turns uncompressed profile bytes into a profile: profile.proto or
-// one of the legacy formats. It is the one place that chooses the decoder;
+// decode turns uncompressed profile bytes into a valid profile (one that
+// passes CheckValid; Load relies on it): profile.proto or one of the legacy
+// formats. It is the one place that chooses the decoder;
 // data is never gzipped here, so no decoder below can inflate it without
 // the size limit. A faster profile.proto decoder belongs here, with
 // profile.ParseData kept for the legacy formats.

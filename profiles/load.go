@@ -100,7 +100,7 @@ func Load(ctx context.Context, sources []string, opts Options) (p *profile.Profi
 	if p, err = combine(ps[:len(sources)], ps[len(sources):], sources, opts); err != nil {
 		return nil, err
 	}
-	return finish(ctx, p, sources, opts)
+	return finish(ctx, p, sources, opts, len(all) > 1)
 }
 
 // combine merges the sources' profiles, then subtracts the base's.
@@ -128,16 +128,22 @@ func combine(ps, bases []*profile.Profile, sources []string, opts Options) (*pro
 }
 
 // finish symbolizes the combined profile, prunes the frames it declares
-// uninteresting and validates it.
-func finish(ctx context.Context, p *profile.Profile, sources []string, opts Options) (*profile.Profile, error) {
+// uninteresting and validates it. A single source that none of this
+// changed is not validated again: decode returns valid profiles only.
+func finish(ctx context.Context, p *profile.Profile, sources []string, opts Options, merged bool) (*profile.Profile, error) {
+	funcs := len(p.Function)
 	symbolizeLocal(p)
 	if err := symbolizeRemote(ctx, p, opts); err != nil {
 		return nil, err
 	}
+	changed := merged || len(p.Function) != funcs || p.DropFrames != ""
 	if err := p.RemoveUninteresting(); err != nil {
 		return nil, fmt.Errorf("%s: %w", sourcesName(sources), err)
 	}
 	unmarkRemote(p)
+	if !changed {
+		return p, nil
+	}
 	if err := p.CheckValid(); err != nil {
 		return nil, fmt.Errorf("%s: invalid profile: %w", sourcesName(sources), err)
 	}
