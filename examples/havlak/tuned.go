@@ -23,7 +23,7 @@ type LoopFinder struct {
 	types        []int8            // by DFS number: bbNonHeader, bbReducible, ...
 	inPool       []uint32          // by DFS number: stamp of the last body it joined
 	stamp        uint32            // the stamp of the body being built
-	succ, pred   csr               // by block name: the graph's edges
+	preds        csr               // by DFS number: the block's predecessors' names
 	backPreds    csr               // by DFS number: sources of back edges
 	nonBackPreds csr               // by DFS number: other predecessors
 	irreducible  map[int32][]int32 // nonBackPreds added in step e; rare
@@ -33,9 +33,8 @@ type LoopFinder struct {
 
 // A dfsFrame is one level of the iterative depth-first search.
 type dfsFrame struct {
-	name int32 // the block's name
-	edge int32 // index in succ.edges of the next out-edge to follow
-	end  int32 // index in succ.edges after the block's last out-edge
+	bb   *BasicBlock
+	edge int // the next out-edge to follow
 }
 
 // A csr holds one direction of a graph's edges in compressed sparse row
@@ -67,8 +66,8 @@ func (f *LoopFinder) FindHavlakLoops(cfg *CFG, g *LoopGraph) int {
 	return g.NumLoops()
 }
 
-// reset sizes the storage for n blocks, reusing what earlier calls
-// allocated, and indexes the graph's edges, one pass in block order.
+// reset sizes the storage for the graph's blocks, reusing what earlier
+// calls allocated.
 func (f *LoopFinder) reset(cfg *CFG) {
 	n := len(cfg.Blocks)
 	if cap(f.number) < n {
@@ -89,62 +88,54 @@ func (f *LoopFinder) reset(cfg *CFG) {
 	}
 	f.irreducible = nil
 
-	// Room for two edges per block each way covers the common case;
-	// append grows the arrays otherwise, and they stay grown.
-	f.succ.reset(n, 2*n)
-	f.pred.reset(n, 2*n)
+	// Room for two edges per block covers the common case; append grows
+	// the arrays otherwise, and they stay grown.
+	f.preds.reset(n, 2*n)
 	f.backPreds.reset(n, n)
 	f.nonBackPreds.reset(n, 2*n)
-	for i, bb := range cfg.Blocks {
+	for i := range f.number {
 		f.number[i] = unvisited
-		f.succ.start = append(f.succ.start, int32(len(f.succ.edges)))
-		for _, t := range bb.OutEdges {
-			f.succ.edges = append(f.succ.edges, int32(t.Name))
-		}
-		f.pred.start = append(f.pred.start, int32(len(f.pred.edges)))
-		for _, t := range bb.InEdges {
-			f.pred.edges = append(f.pred.edges, int32(t.Name))
-		}
 	}
-	f.succ.start = append(f.succ.start, int32(len(f.succ.edges)))
-	f.pred.start = append(f.pred.start, int32(len(f.pred.edges)))
 }
 
-// DFS numbers the blocks reachable from block start in preorder, as the
+// DFS numbers the blocks reachable from start in preorder, as the
 // recursive original does, but with an explicit stack (the benchmark
-// graph is tens of thousands of blocks deep). It returns how many blocks
-// it reached.
-func (f *LoopFinder) DFS(start int32) int32 {
+// graph is tens of thousands of blocks deep). As it numbers a block it
+// records the names of its predecessors, so that step b reads them in
+// DFS order from one flat array. It returns how many blocks it reached.
+func (f *LoopFinder) DFS(start *BasicBlock) int32 {
 	current := int32(0)
 	f.visit(start, current)
-	f.stack = append(f.stack[:0], f.frame(start))
+	f.stack = append(f.stack[:0], dfsFrame{bb: start})
 	for len(f.stack) > 0 {
 		top := &f.stack[len(f.stack)-1]
-		if top.edge < top.end {
-			target := f.succ.edges[top.edge]
+		if top.edge < len(top.bb.OutEdges) {
+			target := top.bb.OutEdges[top.edge]
 			top.edge++
-			if f.number[target] == unvisited {
+			if f.number[target.Name] == unvisited {
 				current++
 				f.visit(target, current)
-				f.stack = append(f.stack, f.frame(target))
+				f.stack = append(f.stack, dfsFrame{bb: target})
 			}
 			continue
 		}
-		f.last[f.number[top.name]] = current
+		f.last[f.number[top.bb.Name]] = current
 		f.stack = f.stack[:len(f.stack)-1]
 	}
+	f.preds.start = append(f.preds.start, int32(len(f.preds.edges)))
 	return current + 1
 }
 
-func (f *LoopFinder) frame(name int32) dfsFrame {
-	return dfsFrame{name: name, edge: f.succ.start[name], end: f.succ.start[name+1]}
-}
-
-func (f *LoopFinder) visit(name, n int32) {
-	f.number[name] = n
-	f.name[n] = name
+// visit gives bb the DFS number n.
+func (f *LoopFinder) visit(bb *BasicBlock, n int32) {
+	f.number[bb.Name] = n
+	f.name[n] = int32(bb.Name)
 	f.parent[n] = n
 	f.loopOf[n] = 0
+	f.preds.start = append(f.preds.start, int32(len(f.preds.edges)))
+	for _, p := range bb.InEdges {
+		f.preds.edges = append(f.preds.edges, int32(p.Name))
+	}
 }
 
 // FindSet returns the representative of x's set and points every node on
@@ -175,7 +166,7 @@ func (f *LoopFinder) FindLoops(cfg *CFG, g *LoopGraph) {
 	f.reset(cfg)
 
 	// Step a: depth-first numbering; unreached blocks are dead.
-	reached := f.DFS(int32(cfg.Start.Name))
+	reached := f.DFS(cfg.Start)
 
 	// Step b: split predecessors into back edges and the others.
 	f.classifyPreds(reached)
@@ -217,7 +208,7 @@ func (f *LoopFinder) classifyPreds(reached int32) {
 			f.types[w] = bbDead
 			continue
 		}
-		for _, nameV := range f.pred.of(f.name[w]) {
+		for _, nameV := range f.preds.of(w) {
 			v := f.number[nameV]
 			if v == unvisited {
 				continue
