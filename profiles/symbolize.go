@@ -15,8 +15,9 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// isExecutable reports whether path is an ELF executable or shared object,
-// the kind of file "go tool pprof BINARY PROFILE" takes first.
+// isExecutable reports whether path is an ELF file, the kind of file "go
+// tool pprof BINARY PROFILE" takes first on Linux (pprof takes any object
+// file it can open).
 func isExecutable(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
@@ -27,11 +28,8 @@ func isExecutable(path string) bool {
 	if _, err := io.ReadFull(f, magic); err != nil || !bytes.Equal(magic, []byte(elf.ELFMAG)) {
 		return false
 	}
-	ef, err := elf.NewFile(f)
-	if err != nil {
-		return false
-	}
-	return ef.Type == elf.ET_EXEC || ef.Type == elf.ET_DYN
+	_, err = elf.NewFile(f)
+	return err == nil
 }
 
 // Symbolize gives function names, file names and line numbers to the
