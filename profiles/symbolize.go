@@ -47,7 +47,7 @@ func Symbolize(p *profile.Profile, binary string) error {
 		}
 	}
 	if !isExecutable(binary) {
-		return fmt.Errorf("%s: not an ELF executable", binary)
+		return fmt.Errorf("%s: not an ELF binary", binary)
 	}
 	p.Mapping[0].File = binary
 	symbolizeLocal(p)
