@@ -3,7 +3,10 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
@@ -131,6 +134,12 @@ func (b *Builder) Tables() *Tables {
 	thresholds.CompareAlpha = b.cfg.Alpha
 	units := b.reader.Units()
 	out := &Tables{Keys: keys}
+	type job struct {
+		t  *Table
+		c  *Cell
+		pc *pendingCell
+	}
+	var jobs []job
 	for _, k := range keys {
 		p := b.tables[k]
 		unit := k.Get(b.unitField)
@@ -152,12 +161,33 @@ func (b *Builder) Tables() *Tables {
 			if ck.Col != base {
 				c.Baseline = t.Cells[CellKey{ck.Row, base}]
 			}
-			t.summarize(c, pc, b.cfg.Confidence)
+			jobs = append(jobs, job{t, c, pc})
 		}
-		t.summarizeColumns()
 		out.Tables = append(out.Tables, t)
 	}
+	// The U-test dominates the cost; cells are independent, so spread
+	// them over the CPUs.
+	parallel(len(jobs), func(i int) { jobs[i].t.summarize(jobs[i].c, jobs[i].pc, b.cfg.Confidence) })
+	for _, t := range out.Tables {
+		t.summarizeColumns()
+	}
 	return out
+}
+
+// parallel calls f(0) ... f(n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, f func(int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // summarize fills in c's summary and comparison and warns when the cell

@@ -1,0 +1,62 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"testing"
+)
+
+// writeSynthetic writes a benchmark file of nbench benchmarks, each run
+// count times with four units, with values drawn from a seeded generator:
+// a large input for measuring speed (tests use real benchmark runs).
+func writeSynthetic(w io.Writer, seed uint64, nbench, count int) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	fmt.Fprintf(w, "goos: linux\ngoarch: amd64\npkg: example.com/synthetic\n")
+	for i := range count {
+		for b := range nbench {
+			base := float64(100 + b*37%1000)
+			fmt.Fprintf(w, "BenchmarkF%d/size=%d-8 \t %d \t %.1f ns/op \t %.2f MB/s \t %d B/op \t %d allocs/op\n",
+				b/4, b%4, 1000+i, base*(1+0.05*r.Float64()), 1e4/base, b%7*16, b%3)
+		}
+	}
+}
+
+// BenchmarkCompare measures reading two files of 400 benchmarks x 20 runs
+// and printing benchstat's text tables.
+func BenchmarkCompare(b *testing.B) {
+	var old, new bytes.Buffer
+	writeSynthetic(&old, 1, 400, 20)
+	writeSynthetic(&new, 2, 400, 20)
+	b.SetBytes(int64(old.Len() + new.Len()))
+	for b.Loop() {
+		bld, err := NewBuilder(DefaultConfig())
+		if err != nil {
+			b.Fatal(err)
+		}
+		bld.Read(Arg{Path: "old", Label: "old"}, bytes.NewReader(old.Bytes()), func(error) {})
+		bld.Read(Arg{Path: "new", Label: "new"}, bytes.NewReader(new.Bytes()), func(error) {})
+		if err := bld.Tables().WriteText(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestWriteSyntheticFiles writes the synthetic inputs of BenchmarkCompare
+// to $BENCH_SYNTHETIC_DIR, for timing perflab against benchstat by hand
+// (see the report in docs/bench.md). It does nothing otherwise.
+func TestWriteSyntheticFiles(t *testing.T) {
+	dir := os.Getenv("BENCH_SYNTHETIC_DIR")
+	if dir == "" {
+		t.Skip("BENCH_SYNTHETIC_DIR not set")
+	}
+	for i, name := range []string{"old.txt", "new.txt"} {
+		var buf bytes.Buffer
+		writeSynthetic(&buf, uint64(i+1), 400, 20)
+		if err := os.WriteFile(dir+"/"+name, buf.Bytes(), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
