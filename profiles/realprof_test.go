@@ -228,6 +228,9 @@ func testSymbolize(t *testing.T, bin, legacy string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := Symbolize(p, legacy); err == nil || !strings.Contains(err.Error(), "not an ELF binary") {
+		t.Errorf("Symbolize with a profile as the binary: %v", err)
+	}
 	if err := Symbolize(p, bin); err != nil {
 		t.Fatal(err)
 	}
