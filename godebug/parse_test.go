@@ -2,6 +2,7 @@ package godebug
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,8 +109,9 @@ func TestSchedDetailBlock(t *testing.T) {
   G1: status=2(chan receive) m=0 lockedm=0
   G7: status=4(GC worker (idle)) m=nil lockedm=-1
   G6: status=1() m=nil lockedm=nil
-  G9: status=1() m=nil lockedm=nil
 hello from the program
+  G9: status=1() m=nil lockedm=nil
+GC forced
   P0: not a trace line any more
 `
 	var got []Record
@@ -126,8 +128,10 @@ hello from the program
 		&SchedG{ID: 1, Status: 2, WaitReason: "chan receive", M: 0, LockedM: 0},
 		&SchedG{ID: 7, Status: 4, WaitReason: "GC worker (idle)", M: -1, LockedM: -1},
 		&SchedG{ID: 6, Status: 1, M: -1, LockedM: -1},
+		&Text{},
 		&SchedG{ID: 9, Status: 1, M: -1, LockedM: -1},
-		&Text{}, &Text{},
+		&Note{Kind: "forced", Text: "GC forced"},
+		&Text{},
 	}
 	if !reflect.DeepEqual(got, want) {
 		for i := range max(len(got), len(want)) {
@@ -197,4 +201,42 @@ func parseOne(t *testing.T, line string) Record {
 		t.Fatalf("%q: no record", line)
 	}
 	return s.Result()
+}
+
+// TestMendSplitLines feeds trace lines with the program's output written
+// into them, as the runtime's many small writes allow (the first case was
+// seen in this package's own tests).
+func TestMendSplitLines(t *testing.T) {
+	const gc1 = "1 @0.023s 8%: 3.8+0.97+0.006 ms clock, 7.7+0/0.93/0+0.013 ms cpu, 0->0->0 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 2 P (forced)\n"
+	tests := []struct {
+		in   string
+		want string // kinds of the records, and the program text
+	}{
+		{"program line 1\ngc program line 2\n" + gc1, "text:program line 1|text:program line 2|gc:1"},
+		{"gc 1 @0.023s 8%: 3.8+hello\n0.97+0.006 ms clock, 7.7+0/0.93/0+0.013 ms cpu, 0->0->0 MB, 4 MB goal, 2 P\n", "text:hello|gc:1"},
+		{"SCHED 5ms: gomaxprocs=2 idleprocs=1log line\n threads=4 spinningthreads=0 idlethreads=2 runqueue=0 [0 0]\n", "text:log line|sched"},
+		{"gc talk\nmore talk\n", "text:gc talk|text:more talk"},
+		{"gc 1 @0.1s 2%: 0.1+garbage\n" + "gc " + gc1, "bad|gc:1"},
+	}
+	for _, tt := range tests {
+		s := NewScanner(strings.NewReader(tt.in))
+		var got []string
+		total := 0
+		for s.Scan() {
+			total += len(s.Bytes())
+			switch r := s.Result().(type) {
+			case *Text:
+				got = append(got, "text:"+strings.TrimSuffix(string(s.Bytes()), "\n"))
+			case *GC:
+				got = append(got, "gc:"+strconv.Itoa(r.N))
+			case *Sched:
+				got = append(got, "sched")
+			case *SyntaxError:
+				got = append(got, "bad")
+			}
+		}
+		if g := strings.Join(got, "|"); g != tt.want || total != len(tt.in) {
+			t.Errorf("%q:\ngot  %s (%d bytes)\nwant %s (%d bytes)", tt.in, g, total, tt.want, len(tt.in))
+		}
+	}
 }

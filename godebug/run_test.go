@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"time"
 )
 
 func main() {
@@ -24,6 +25,7 @@ func main() {
 	runtime.GC()
 	fmt.Fprintln(os.Stderr, "program line 2")
 	runtime.GC()
+	time.Sleep(200 * time.Millisecond) // let the runtime finish printing
 	os.Exit(7)
 }
 `

@@ -24,6 +24,12 @@ const maxLine = 64 << 10
 //		}
 //	}
 //	if err := s.Err(); err != nil { ... }
+//
+// The runtime writes a trace line in many small writes, so a program that
+// writes to standard error at the same time can land in the middle of one:
+// "gc " + "program output\n" + "1 @0.02s 8%: ...". The Scanner mends such
+// a split when the line after it completes the trace line: it returns the
+// program's text as a *Text and then the whole trace record.
 type Scanner struct {
 	r        *bufio.Reader
 	raw      []byte
@@ -33,7 +39,16 @@ type Scanner struct {
 	midLine  bool // the previous chunk ended without a newline
 	inDetail bool // inside a scheddetail=1 block
 	bad      int
-	done     bool
+	done     bool    // the reader is exhausted
+	pending  []byte  // a line read ahead and put back
+	queue    []ready // records made ahead, handed out first
+}
+
+// A ready is a record made ahead of its Scan call.
+type ready struct {
+	rec  Record
+	raw  []byte
+	line int
 }
 
 // NewScanner returns a Scanner reading from r.
@@ -41,36 +56,125 @@ func NewScanner(r io.Reader) *Scanner {
 	return &Scanner{r: bufio.NewReaderSize(r, maxLine)}
 }
 
-// Scan advances to the next line and reports whether there is one. It
-// returns false at the end of the input or on a read error.
-func (s *Scanner) Scan() bool {
+// read returns the next chunk of input: a put-back line, or up to a
+// newline or maxLine bytes from the reader.
+func (s *Scanner) read() ([]byte, bool) {
+	if p := s.pending; p != nil {
+		s.pending = nil
+		return p, true
+	}
 	if s.done {
-		return false
+		return nil, false
 	}
 	raw, err := s.r.ReadSlice('\n')
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		s.err = err
 	}
-	if len(raw) == 0 {
-		s.done = true
-		return false
-	}
 	if err == io.EOF || s.err != nil {
 		s.done = true
 	}
-	s.raw = raw
+	return raw, len(raw) > 0
+}
+
+// Scan advances to the next line and reports whether there is one. It
+// returns false at the end of the input or on a read error.
+func (s *Scanner) Scan() bool {
+	if len(s.queue) > 0 {
+		s.pop()
+		return true
+	}
+	raw, ok := s.read()
+	if !ok {
+		return false
+	}
 	continued := s.midLine
 	s.midLine = raw[len(raw)-1] != '\n'
 	if !continued {
 		s.line++
 	}
-	if continued || (s.midLine && !s.done) {
-		s.rec = &Text{}
+	if continued || (s.midLine && (!s.done || s.pending != nil)) {
+		s.rec, s.raw = &Text{}, raw
 		s.inDetail = false
 		return true
 	}
-	s.rec = s.parse(strings.TrimRight(string(raw), "\r\n"))
+	line := strings.TrimRight(string(raw), "\r\n")
+	rec := s.parse(line)
+	if !s.midLine && maybeSplit(line, rec) {
+		raw = append([]byte(nil), raw...) // the read ahead reuses the buffer
+		if s.mend(line, rec) {
+			s.pop()
+			return true
+		}
+	}
+	s.rec, s.raw = rec, raw
 	return true
+}
+
+func (s *Scanner) pop() {
+	r := s.queue[0]
+	s.queue = s.queue[1:]
+	s.rec, s.raw, s.line = r.rec, r.raw, r.line
+}
+
+// maybeSplit reports whether line may be the start of a trace line with
+// the program's output written into it.
+func maybeSplit(line string, rec Record) bool {
+	switch rec.(type) {
+	case *Text, *SyntaxError:
+	default:
+		return false
+	}
+	for _, p := range []string{"gc ", "SCHED ", "pacer: ", "scan: "} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxSplitPrefix bounds how much of a line can be the start of a split
+// trace line; trace lines are shorter.
+const maxSplitPrefix = 512
+
+// mend tries to complete the split trace line that line starts with from
+// the next line. On success it queues the program's text and the trace
+// record; otherwise it puts the next line back.
+func (s *Scanner) mend(line string, rec Record) bool {
+	next, ok := s.read()
+	if !ok {
+		return false
+	}
+	rest := strings.TrimRight(string(next), "\r\n")
+	if next[len(next)-1] != '\n' && !s.done || s.classifies(rest) {
+		s.pending = append([]byte(nil), next...)
+		return false
+	}
+	for k := min(len(line), maxSplitPrefix); k >= 3; k-- {
+		kind, body := classify(line[:k]+rest, s.inDetail)
+		if kind == "" || kind == "note" {
+			continue
+		}
+		whole, err := parseKind(kind, body)
+		if err != nil {
+			continue
+		}
+		if _, bad := rec.(*SyntaxError); bad {
+			s.bad--
+		}
+		s.queue = append(s.queue,
+			ready{&Text{}, []byte(line[k:] + "\n"), s.line},
+			ready{whole, append([]byte(line[:k]), next...), s.line + 1})
+		s.line++
+		return true
+	}
+	s.pending = append([]byte(nil), next...)
+	return false
+}
+
+// classifies reports whether line is a trace line of its own.
+func (s *Scanner) classifies(line string) bool {
+	kind, _ := classify(line, s.inDetail)
+	return kind != ""
 }
 
 // Result returns the record of the line Scan just read.
@@ -92,34 +196,43 @@ func (s *Scanner) Err() error { return s.err }
 // parse classifies one line and parses it.
 func (s *Scanner) parse(line string) Record {
 	kind, body := classify(line, s.inDetail)
-	s.inDetail = s.inDetail && (kind == "P" || kind == "M" || kind == "G")
-	var rec Record
-	var err error
+	// A scheddetail block ends at the next trace line of another kind;
+	// the program's own lines may come in the middle of one.
+	s.inDetail = s.inDetail && (kind == "P" || kind == "M" || kind == "G" || kind == "")
 	switch kind {
 	case "":
 		return &Text{}
 	case "note":
 		return note(body)
-	case "gc":
-		rec, err = parseGC(body)
-	case "scan":
-		rec, err = parseScan(body)
-	case "pacer":
-		rec, err = parsePacer(body)
-	case "SCHED":
-		var sc *Sched
-		sc, err = parseSched(body)
-		rec, s.inDetail = sc, err == nil && sc.Detailed
-	case "P":
-		rec, err = parseSchedP(body)
-	case "M":
-		rec, err = parseSchedM(body)
-	case "G":
-		rec, err = parseSchedG(body)
 	}
+	rec, err := parseKind(kind, body)
 	if err != nil {
 		s.bad++
 		return &SyntaxError{Line: s.line, Kind: kind, Msg: err.Error()}
 	}
+	if sc, ok := rec.(*Sched); ok && sc.Detailed {
+		s.inDetail = true
+	}
 	return rec
+}
+
+// parseKind parses a line of a kind classify found.
+func parseKind(kind, body string) (Record, error) {
+	switch kind {
+	case "gc":
+		return parseGC(body)
+	case "scan":
+		return parseScan(body)
+	case "pacer":
+		return parsePacer(body)
+	case "SCHED":
+		return parseSched(body)
+	case "P":
+		return parseSchedP(body)
+	case "M":
+		return parseSchedM(body)
+	case "G":
+		return parseSchedG(body)
+	}
+	return nil, errors.New("unknown kind " + kind)
 }
