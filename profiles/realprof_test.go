@@ -171,6 +171,7 @@ func TestMatchesPprofRaw(t *testing.T) {
 	f := func(name string) string { return filepath.Join(dir, name) }
 	writeLegacyCPU(t, f("cpu.pb.gz"), f("cpu.legacy"))
 	gunzipFile(t, f("heap.pb.gz"), f("heap.pb"))
+	gzipFile(t, f("block.txt"), f("block.txt.gz"))
 	tests := []struct {
 		args []string
 		want string // a function name the loaded profile must show
@@ -185,6 +186,7 @@ func TestMatchesPprofRaw(t *testing.T) {
 		{[]string{bin, f("goroutine.txt")}, "main.main.func1"},
 		{[]string{bin, f("threadcreate.txt")}, ""},
 		{[]string{bin, f("cpu.legacy")}, "main.fib"},
+		{[]string{bin, f("block.txt.gz")}, "main.contend.func1"},
 		{[]string{f("block.pb.gz")}, "main.contend.func1"},
 		{[]string{f("heap.pb.gz"), f("heap.pb")}, "main.alloc"},
 		{[]string{bin, f("heap.txt"), f("heap.pb.gz")}, "main.alloc"},
@@ -277,6 +279,17 @@ func gunzipFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(to, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func gzipFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, gzipped(t, data), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
