@@ -225,9 +225,6 @@ func ScreenshotForTest(t testing.TB, p *Page, name string) string {
 // data" notes, and logged no console errors.
 func CheckCharts(t testing.TB, p *Page, drawn, empty int) {
 	t.Helper()
-	if errs := p.Errors(); len(errs) > 0 {
-		t.Errorf("console errors: %q", errs)
-	}
 	n, err := Eval[int](p, `document.querySelectorAll(".uplot").length`)
 	if err != nil || n != drawn {
 		t.Errorf("page has %d uPlot charts (err %v), want %d", n, err, drawn)
@@ -244,5 +241,8 @@ func CheckCharts(t testing.TB, p *Page, drawn, empty int) {
 		if px < 20 {
 			t.Errorf("chart %d: %d pixels of its first series' color; it did not draw", i, px)
 		}
+	}
+	if errs := p.Errors(); len(errs) > 0 { // checked last: events arrive asynchronously
+		t.Errorf("console errors: %q", errs)
 	}
 }

@@ -1,0 +1,67 @@
+package browser
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCollectsErrors checks that console errors, uncaught exceptions and
+// failed loads reach Errors, so that "no console errors" checks can fail.
+func TestCollectsErrors(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "bad.html")
+	html := `<!DOCTYPE html><html><body><canvas id=c width=50 height=50></canvas>
+<script>
+console.log("fine");
+console.error("boom one");
+document.getElementById("c").getContext("2d").fillRect(0, 0, 10, 10);
+</script>
+<script src="missing.js"></script>
+<script>null.nothing;</script>
+</body></html>`
+	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := ForTest(t)
+	p, err := b.Open("file://"+page, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	want := []string{"boom one", "null", "missing.js"}
+	var errs []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		errs = p.Errors()
+		if containsAll(errs, want) {
+			break
+		}
+	}
+	if !containsAll(errs, want) {
+		t.Errorf("Errors() = %q, want mentions of %q", errs, want)
+	}
+	for _, e := range errs {
+		if strings.Contains(e, "fine") {
+			t.Errorf("console.log reported as an error: %q", e)
+		}
+	}
+	ink, err := CanvasInk(p, "canvas", "")
+	if err != nil || len(ink) != 1 || ink[0] != 100 {
+		t.Errorf("CanvasInk = %v, %v; want [100] (a 10x10 square)", ink, err)
+	}
+	if shot := ScreenshotForTest(t, p, "browser-errors"); shot == "" {
+		t.Error("no screenshot path")
+	}
+}
+
+func containsAll(errs, want []string) bool {
+	all := strings.Join(errs, "\n")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			return false
+		}
+	}
+	return true
+}
