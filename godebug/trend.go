@@ -38,8 +38,9 @@ const (
 //     a leak needs a positive slope, growth of at least 2 MB and a
 //     sizeable share of the mean live heap with a line that fits, and the
 //     highest live heap of the last third of the span must clearly top
-//     the highest before it (by 2 MB, the runtime's rounding, or 2%):
-//     the heap is still growing at the end.
+//     the highest before it (by 2 MB, the runtime's rounding, or 2%), or
+//     the later half of the span must climb at a third of the slope or
+//     more: the heap is still growing at the end.
 func LiveHeapTrend(ps []GCPoint) Trend {
 	if len(ps) < minGCsForVerdict {
 		return Trend{Verdict: fmt.Sprintf("not enough GCs to judge the live heap (%d; need %d)", len(ps), minGCsForVerdict)}
@@ -70,7 +71,7 @@ func LiveHeapTrend(ps []GCPoint) Trend {
 		}
 	}
 	rel := float64(t.Growth) / max(mean, 1)
-	stillGrowing := final >= earlier+max(2<<20, earlier/50)
+	stillGrowing := final >= earlier+max(2<<20, earlier/50) || tailGrows(xs, ys, f.Slope)
 	fits := (rel >= 0.2 && f.R2 >= 0.3) || (rel >= 0.05 && f.R2 >= 0.8)
 	t.Leak = f.Slope > 0 && t.Growth >= minLeakGrowth && stillGrowing && fits
 
@@ -97,4 +98,17 @@ func minLive(ps []GCPoint) int64 {
 // mb formats a byte count in MB, the runtime's unit.
 func mb(b int64) string {
 	return fmt.Sprintf("%.1f MB", float64(b)/(1<<20))
+}
+
+// tailGrows reports whether the later half of the points still climbs at
+// a third of the whole span's slope or more, by at least 1 MB: a leak keeps
+// growing, a warm-up levels off.
+func tailGrows(xs, ys []float64, slope float64) bool {
+	h := len(xs) / 2
+	if len(xs)-h < 2 {
+		return false
+	}
+	tail := leastSquares(xs[h:], ys[h:])
+	span := xs[len(xs)-1] - xs[h]
+	return tail.Slope >= slope/3 && tail.Slope*span >= 1<<20
 }

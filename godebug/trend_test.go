@@ -118,3 +118,17 @@ func TestLiveHeapTrendSmallWarmUp(t *testing.T) {
 		}
 	}
 }
+
+func TestLiveHeapTrendStairs(t *testing.T) {
+	var pairs []float64
+	for i := range 24 {
+		pairs = append(pairs, float64(i), 4+float64(i/4)) // a 1 MB step every 4 GCs
+	}
+	if tr := LiveHeapTrend(points(pairs...)); !tr.Leak {
+		t.Errorf("slow stair-step leak on a small heap: %s", tr.Verdict)
+	}
+	wobble := points(0.01, 1, 0.05, 8, 0.1, 16, 0.5, 16, 1.0, 16, 1.5, 17)
+	if tr := LiveHeapTrend(wobble); tr.Leak {
+		t.Errorf("warm-up, then a 1 MB rounding wobble: %s", tr.Verdict)
+	}
+}
