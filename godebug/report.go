@@ -78,6 +78,14 @@ func (s *SchedSummary) WriteText(w io.Writer) error {
 	if s.MalformedLines > 0 {
 		fmt.Fprintf(b, "Malformed:      %d trace lines could not be parsed\n", s.MalformedLines)
 	}
+	b.WriteString("\nOver time (each quarter of the trace):\n")
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "until\tsamples\tidle Ps\tglobal queue max\tper-P queue max\tthreads max\t")
+	for _, o := range s.OverTime {
+		fmt.Fprintf(tw, "%s\t%d\t%.0f%%\t%d\t%d\t%d\t\n", secs(o.EndSeconds), o.Samples, o.IdleProcsPercent,
+			o.RunQueueMax, o.LocalRunQueueMax, o.ThreadsMax)
+	}
+	tw.Flush()
 	_, err := io.WriteString(w, b.String())
 	return err
 }

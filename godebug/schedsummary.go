@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 )
 
 // A SchedSummary is what a schedtrace says about a program's scheduler.
@@ -30,10 +31,22 @@ type SchedSummary struct {
 	Imbalance         string  `json:"imbalance"`  // "imbalanced", "balanced" or "unknown"
 	Verdict           string  `json:"verdict"`
 
+	OverTime []SchedWindow `json:"over_time"`
+
 	// WaitReasons counts goroutines by wait reason in the last
 	// scheddetail=1 block; nil without scheddetail.
 	WaitReasons    map[string]int `json:"wait_reasons,omitempty"`
 	MalformedLines int            `json:"malformed_lines"`
+}
+
+// A SchedWindow summarises the samples in one quarter of the trace.
+type SchedWindow struct {
+	EndSeconds       float64 `json:"end_seconds"`
+	Samples          int     `json:"samples"`
+	IdleProcsPercent float64 `json:"idle_procs_percent"`
+	RunQueueMax      int     `json:"runqueue_max"`
+	LocalRunQueueMax int     `json:"local_runqueue_max"`
+	ThreadsMax       int     `json:"threads_max"`
 }
 
 // QueueStats summarise run-queue lengths.
@@ -73,7 +86,40 @@ func (a *SchedAnalyzer) Summary() *SchedSummary {
 		s.ImbalancedPercent = 100 * float64(a.sum.imbalanced) / float64(a.sum.localSamples)
 	}
 	s.Saturation, s.Imbalance, s.Verdict = a.verdict(s)
+	s.OverTime = schedWindows(a.points, 4)
 	return s
+}
+
+// schedWindows splits the samples into k spans of equal time and
+// summarises each span that holds a sample.
+func schedWindows(ps []SchedPoint, k int) []SchedWindow {
+	if len(ps) == 0 {
+		return nil
+	}
+	t0, t1 := ps[0].At, ps[len(ps)-1].At
+	var out []SchedWindow
+	i := 0
+	for w := 1; w <= k; w++ {
+		end := t0 + (t1-t0)*time.Duration(w)/time.Duration(k)
+		var win SchedWindow
+		var idle float64
+		for ; i < len(ps) && (ps[i].At <= end || w == k); i++ {
+			p := ps[i]
+			win.Samples++
+			win.EndSeconds = p.At.Seconds()
+			if p.GOMAXPROCS > 0 {
+				idle += float64(p.IdleProcs) / float64(p.GOMAXPROCS)
+			}
+			win.RunQueueMax = max(win.RunQueueMax, p.RunQueue)
+			win.LocalRunQueueMax = max(win.LocalRunQueueMax, p.LocalMax)
+			win.ThreadsMax = max(win.ThreadsMax, p.Threads)
+		}
+		if win.Samples > 0 {
+			win.IdleProcsPercent = 100 * idle / float64(win.Samples)
+			out = append(out, win)
+		}
+	}
+	return out
 }
 
 func (a *SchedAnalyzer) verdict(s *SchedSummary) (saturation, imbalance, text string) {
