@@ -21,6 +21,13 @@
 // a caller can pass them through untouched. Trace lines that cannot be
 // parsed come back as *SyntaxError values; they are counted, never fatal.
 //
+// The runtime prints each trace line in many small writes, so a program
+// writing to standard error at the same time can land inside one; the
+// Scanner mends such splits when the next line completes the trace line.
+//
+// Command runs a program with settings merged into its GODEBUG and scans
+// its standard error as it comes, passing the program's own lines on.
+//
 // GCAnalyzer and SchedAnalyzer turn the records into a GCSummary and a
 // SchedSummary: pause percentiles, GC CPU share, a live-heap trend with a
 // leak verdict, idle processors, run-queue lengths and a saturation and

@@ -161,6 +161,7 @@ type SyntaxError struct {
 	Msg  string
 }
 
+// Error implements error.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d: malformed %s trace line: %s", e.Line, e.Kind, e.Msg)
 }
