@@ -78,22 +78,7 @@ func (c *csvTable) warnings(errs []error) {
 
 func (t *Table) writeCSV(o *csv.Writer, first int, warn io.Writer) (int, error) {
 	c := &csvTable{o: o, first: first, warn: warn}
-	for _, f := range t.Cols[0].Projection().FlattenedFields() {
-		for exp, key := range t.Cols {
-			c.pad(csvCol(exp))
-			c.row = append(c.row, key.Get(f))
-		}
-		c.pad(csvCol(len(t.Cols)))
-		c.emit()
-	}
-	for exp := range t.Cols {
-		c.pad(csvCol(exp))
-		c.row = append(c.row, t.Unit, "CI")
-		if exp > 0 {
-			c.row = append(c.row, "vs base", "P")
-		}
-	}
-	c.emit()
+	t.csvHeader(c)
 	for _, rk := range t.Rows {
 		c.row = append(c.row, rk.StringValues())
 		for exp, ck := range t.Cols {
@@ -137,4 +122,24 @@ func (t *Table) writeCSV(o *csv.Writer, first int, warn io.Writer) (int, error) 
 	c.pad(csvCol(len(t.Cols)))
 	c.emit()
 	return c.n, c.err
+}
+
+// csvHeader writes a record per column key field, then the unit record.
+func (t *Table) csvHeader(c *csvTable) {
+	for _, f := range t.Cols[0].Projection().FlattenedFields() {
+		for exp, key := range t.Cols {
+			c.pad(csvCol(exp))
+			c.row = append(c.row, key.Get(f))
+		}
+		c.pad(csvCol(len(t.Cols)))
+		c.emit()
+	}
+	for exp := range t.Cols {
+		c.pad(csvCol(exp))
+		c.row = append(c.row, t.Unit, "CI")
+		if exp > 0 {
+			c.row = append(c.row, "vs base", "P")
+		}
+	}
+	c.emit()
 }
