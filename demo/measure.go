@@ -98,7 +98,7 @@ func measure(ctx context.Context, v havlak.Variant, reps int, progress func(done
 	case <-ctx.Done():
 		close(stop)
 		pprof.StopCPUProfile()
-		return nil, ctx.Err()
+		return nil, fmt.Errorf("%v run interrupted: %w", v, ctx.Err())
 	}
 	wall := time.Since(start)
 	cpu := cpuTime() - cpu0
