@@ -321,6 +321,9 @@ func runBenchRun(ctx context.Context, stdout, stderr io.Writer, args []string) e
 			empty = append(empty, a.Path)
 		}
 	}
+	if len(empty) == len(files) {
+		return fmt.Errorf("no benchmark matches -bench %q in %s", rf.bench, strings.Join(cmpOr(pkgs, "."), " "))
+	}
 	ts := b.Tables()
 	if err := report(ts, &f, nil, stdout, stderr, empty); err != nil {
 		return err
@@ -390,4 +393,12 @@ func printShareChanges(ctx context.Context, w io.Writer, res *bench.RunResult) e
 		}
 	}
 	return nil
+}
+
+// cmpOr returns list, or a list holding def when list is empty.
+func cmpOr(list []string, def string) []string {
+	if len(list) == 0 {
+		return []string{def}
+	}
+	return list
 }

@@ -106,6 +106,7 @@ func TestBenchRunErrors(t *testing.T) {
 		{[]string{"-count", "0", "-bench", "."}, 2, "-count must be at least 1"},
 		{[]string{"-profile", "block", "-bench", "."}, 2, `unknown profile "block"`},
 		{[]string{"-bench", ".", "./nosuchdir"}, 1, "nosuchdir"},
+		{[]string{"-bench", "NoSuchBenchmark", "-count", "1"}, 1, `no benchmark matches -bench "NoSuchBenchmark" in .`},
 	}
 	for _, tt := range tests {
 		_, stderr, code := perflabRun(append([]string{"bench", "run", "-o", out}, tt.args...)...)
