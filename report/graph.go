@@ -19,9 +19,7 @@ func (v valuer) get(vals []int64) (w, dw int64) {
 	return w, dw
 }
 
-// stats holds every node's flat and cumulative values. A sample adds to
-// the cumulative value of each node on its stack once, however often the
-// node recurs, and to the flat value of its innermost frame.
+// stats holds every node's flat and cumulative values (see addSamples).
 type stats struct {
 	flat, flatDiv, cum, cumDiv []int64
 }
@@ -36,38 +34,6 @@ func divide(v, d int64) int64 {
 	return v / d
 }
 
-// computeStats makes one pass over all samples' stacks.
-func (ix *index) computeStats(val valuer) *stats {
-	nn := len(ix.infos)
-	s := &stats{make([]int64, nn), make([]int64, nn), make([]int64, nn), make([]int64, nn)}
-	stamp := make([]int32, nn)
-	for si := range ix.values {
-		w, dw := val.get(ix.values[si])
-		if w == 0 && dw == 0 {
-			continue
-		}
-		mark := int32(si + 1)
-		leaf := int32(-1)
-		for k := ix.stkStart[si+1] - 1; k >= ix.stkStart[si]; k-- {
-			loc := ix.stkLocs[k]
-			for j := ix.locStart[loc+1] - 1; j >= ix.locStart[loc]; j-- {
-				n := ix.locNodes[j]
-				if stamp[n] != mark {
-					stamp[n] = mark
-					s.cum[n] += w
-					s.cumDiv[n] += dw
-				}
-				leaf = n
-			}
-		}
-		if leaf >= 0 {
-			s.flat[leaf] += w
-			s.flatDiv[leaf] += dw
-		}
-	}
-	return s
-}
-
 // An edge is a call from src to dst seen in the samples' stacks.
 type edge struct {
 	src, dst int32
@@ -78,13 +44,16 @@ type edge struct {
 }
 
 // computeEdges collects the edges between kept nodes (all when kept is
-// nil). A stack that passes through dropped nodes links the kept nodes on
-// either side with a residual edge.
-func (ix *index) computeEdges(val valuer, kept []bool) []edge {
+// nil) that start or end at a needed node. A stack that passes through
+// dropped nodes links the kept nodes on either side with a residual edge.
+func (ix *index) computeEdges(kept, need []bool) []edge {
 	var edges []edge
 	tab := newEdgeTable(len(ix.infos))
-	for si := range ix.values {
-		w, dw := val.get(ix.values[si])
+	for si, w := range ix.w {
+		var dw int64
+		if ix.dw != nil {
+			dw = ix.dw[si]
+		}
 		if w == 0 && dw == 0 {
 			continue
 		}
@@ -100,7 +69,7 @@ func (ix *index) computeEdges(val valuer, kept []bool) []edge {
 					residual = true
 					continue
 				}
-				if parent >= 0 && n != parent {
+				if parent >= 0 && n != parent && (need[n] || need[parent]) {
 					ei, isNew := tab.lookup(parent, n, int32(len(edges)))
 					if isNew {
 						edges = append(edges, edge{src: parent, dst: n, inline: j != outer})

@@ -62,7 +62,8 @@ type index struct {
 
 	stkStart []int32 // sample i's locations are stkLocs[stkStart[i]:stkStart[i+1]]
 	stkLocs  []int32
-	values   [][]int64 // sample values, by sample
+	w, dw    []int64 // sample values and, for mean reports, divisors
+	stats    *stats  // nodes' flat and cumulative values
 }
 
 // granularity says which parts of a frame identify a node.
@@ -91,8 +92,9 @@ func newGranularity(o *Options, objNames, trim bool) granularity {
 	return g
 }
 
-// newIndex interns p's frames at granularity g.
-func newIndex(p *profile.Profile, g granularity) *index {
+// newIndex interns p's frames at granularity g and sums the samples'
+// values selected by val.
+func newIndex(p *profile.Profile, g granularity, val valuer) *index {
 	ix := &index{}
 	ids := make(map[nodeInfo]int32, len(p.Location))
 	intern := func(ni nodeInfo) int32 {
@@ -155,7 +157,7 @@ func newIndex(p *profile.Profile, g granularity) *index {
 	for i := range ix.infos {
 		ix.names[i] = ix.infos[i].printableName()
 	}
-	ix.addSamples(p.Sample, locIdx)
+	ix.addSamples(p.Sample, locIdx, val)
 	return ix
 }
 
@@ -225,27 +227,60 @@ func (li *locIndex) get(id uint64) int32 {
 	return -1
 }
 
-// addSamples records every sample's stack as location indexes. A frame
-// whose location is not in the profile's table (CheckValid refuses such
-// profiles) is skipped.
-func (ix *index) addSamples(samples []*profile.Sample, li *locIndex) {
+// addSamples records every sample's stack as location indexes and its
+// value, and computes the nodes' flat and cumulative values on the way: a
+// sample adds to the cumulative value of each node on its stack once,
+// however often the node recurs, and to the flat value of its innermost
+// frame. A frame whose location is not in the profile's table (CheckValid
+// refuses such profiles) is skipped.
+func (ix *index) addSamples(samples []*profile.Sample, li *locIndex, val valuer) {
 	n := 0
 	for _, s := range samples {
 		n += len(s.Location)
 	}
+	nn := len(ix.infos)
+	st := &stats{make([]int64, nn), make([]int64, nn), make([]int64, nn), make([]int64, nn)}
+	stamp := make([]int32, nn)
 	ix.stkStart = make([]int32, 0, len(samples)+1)
 	ix.stkLocs = make([]int32, 0, n)
-	ix.values = make([][]int64, 0, len(samples))
-	for _, s := range samples {
-		ix.stkStart = append(ix.stkStart, int32(len(ix.stkLocs)))
+	ix.w = make([]int64, len(samples))
+	if val.div >= 0 {
+		ix.dw = make([]int64, len(samples))
+	}
+	for si, s := range samples {
+		first := int32(len(ix.stkLocs))
+		ix.stkStart = append(ix.stkStart, first)
+		w, dw := val.get(s.Value)
+		ix.w[si] = w
+		if ix.dw != nil {
+			ix.dw[si] = dw
+		}
+		mark := int32(si + 1)
 		for _, l := range s.Location {
-			if i := li.get(l.ID); i >= 0 {
-				ix.stkLocs = append(ix.stkLocs, i)
+			loc := li.get(l.ID)
+			if loc < 0 {
+				continue
+			}
+			ix.stkLocs = append(ix.stkLocs, loc)
+			if w == 0 && dw == 0 {
+				continue
+			}
+			for _, n := range ix.locNodes[ix.locStart[loc]:ix.locStart[loc+1]] {
+				if stamp[n] != mark {
+					stamp[n] = mark
+					st.cum[n] += w
+					st.cumDiv[n] += dw
+				}
 			}
 		}
-		ix.values = append(ix.values, s.Value)
+		if int32(len(ix.stkLocs)) > first && (w != 0 || dw != 0) {
+			leaf := ix.locNodes[ix.locStart[ix.stkLocs[first]]]
+			st.flat[leaf] += w
+			st.flatDiv[leaf] += dw
+		}
 	}
 	ix.stkStart = append(ix.stkStart, int32(len(ix.stkLocs)))
+	ix.stats = st
 }
 
 // trimPath removes from a source path the prefixes -trim_path lists or,

@@ -70,7 +70,7 @@ func GenerateJSON(w io.Writer, p *profile.Profile, k Kind, o Options) error {
 			return fmt.Errorf("parsing argument regexp %s: %v", r.o.Symbol, err)
 		}
 	}
-	g := r.buildGraph(false)
+	g := r.buildGraph(rx)
 	out := JSONReport{
 		Report: k, Labels: r.graphLabels(g), SampleType: r.sampleType, SampleUnit: r.sampleUnit,
 		OutputUnit: r.o.Unit, Total: r.total, TotalText: r.format(r.total), ShownTotal: g.shownTotal(),

@@ -18,8 +18,8 @@ func (r *run) list(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("parsing argument regexp %s: %v", r.o.Symbol, err)
 	}
-	ix := newIndex(r.p, newGranularity(&r.o, true, true))
-	st := ix.computeStats(r.val)
+	ix := newIndex(r.p, newGranularity(&r.o, true, true), r.val)
+	st := ix.stats
 	byFunc := map[string][]int32{}
 	var funcs []string
 	for n := range ix.infos {

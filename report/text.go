@@ -43,7 +43,7 @@ func (g *trimmed) items() []item {
 }
 
 func (r *run) top(w io.Writer) error {
-	g := r.buildGraph(false)
+	g := r.buildGraph(nil)
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintln(bw, strings.Join(r.graphLabels(g), "\n"))
 	fmt.Fprintf(bw, "%10s %5s%% %5s%% %10s %5s%%\n", "flat", "flat", "sum", "cum", "cum")
@@ -103,7 +103,7 @@ func (r *run) tree(w io.Writer) error {
 			return fmt.Errorf("parsing argument regexp %s: %v", r.o.Symbol, err)
 		}
 	}
-	g := r.buildGraph(false)
+	g := r.buildGraph(rx)
 	bw := bufio.NewWriterSize(w, 64<<10)
 	defer bw.Flush()
 	fmt.Fprintln(bw, strings.Join(r.graphLabels(g), "\n"))

@@ -17,7 +17,7 @@ const tracesSeparator = "-----------+-------------------------------------------
 func (r *run) traces(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintln(bw, strings.Join(r.profileLabels(), "\n"))
-	ix := newIndex(r.p, newGranularity(&r.o, false, false))
+	ix := newIndex(r.p, newGranularity(&r.o, false, false), r.val)
 	for si, s := range r.p.Sample {
 		lo, hi := ix.stkStart[si], ix.stkStart[si+1]
 		if lo == hi {

@@ -1,5 +1,7 @@
 package report
 
+import "regexp"
+
 // A trimmed graph is what top, tree and peek show: the nodes left after
 // -nodefraction and -nodecount, sorted, with the edges between them.
 type trimmed struct {
@@ -13,10 +15,11 @@ type trimmed struct {
 }
 
 // buildGraph indexes the filtered profile and trims its graph as pprof's
-// text reports do.
-func (r *run) buildGraph(objNames bool) *trimmed {
-	ix := newIndex(r.p, newGranularity(&r.o, objNames, true))
-	st := ix.computeStats(r.val)
+// text reports do. Edges are collected only around the nodes a report
+// prints: those matching rx (peek) or, if rx is nil, every shown node.
+func (r *run) buildGraph(rx *regexp.Regexp) *trimmed {
+	ix := newIndex(r.p, newGranularity(&r.o, false, true), r.val)
+	st := ix.stats
 	g := &trimmed{ix: ix, st: st}
 	var graphFlat int64
 	for n := range ix.infos {
@@ -42,7 +45,11 @@ func (r *run) buildGraph(objNames bool) *trimmed {
 		kept = keepSet(len(ix.infos), g.nodes)
 	}
 	edgeCut := abs64(int64(float64(graphFlat) * r.o.EdgeFraction))
-	g.edges = ix.computeEdges(r.val, kept)
+	need := make([]bool, len(ix.infos))
+	for _, n := range g.nodes {
+		need[n] = rx == nil || rx.MatchString(ix.names[n])
+	}
+	g.edges = ix.computeEdges(kept, need)
 	g.in = make([][]int32, len(ix.infos))
 	g.out = make([][]int32, len(ix.infos))
 	for i := range g.edges {
