@@ -37,10 +37,9 @@ type dfsFrame struct {
 	edge int // the next out-edge to follow
 }
 
-// A csr holds one direction of a graph's edges in compressed sparse row
-// form: the edges of node i are edges[start[i]:start[i+1]]. Walking it
-// touches two flat arrays instead of a BasicBlock, its edge slice and
-// each neighbour.
+// A csr holds a list of numbers per node in compressed sparse row form:
+// the list of node i is edges[start[i]:start[i+1]]. Walking it touches two
+// flat arrays instead of a slice header and a small array per node.
 type csr struct {
 	start []int32
 	edges []int32
