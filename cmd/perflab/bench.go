@@ -98,10 +98,8 @@ type compareFlags struct {
 	failOn string
 }
 
-func (f *compareFlags) register(fs interface {
-	StringVar(*string, string, string, string)
-	Float64Var(*float64, string, float64, string)
-}) {
+// register defines the flags on fs, with benchstat's defaults.
+func (f *compareFlags) register(fs *flag.FlagSet) {
 	f.cfg = bench.DefaultConfig()
 	fs.Float64Var(&f.cfg.Alpha, "alpha", f.cfg.Alpha, "")
 	fs.Float64Var(&f.cfg.Confidence, "confidence", f.cfg.Confidence, "")
