@@ -33,11 +33,13 @@ func BenchmarkDecode(b *testing.B) {
 	_, raw := benchData(b)
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		if _, err := Decode(raw); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }
 
 // BenchmarkProfileParse is the baseline: pprof's own decoder on the same
@@ -46,11 +48,13 @@ func BenchmarkProfileParse(b *testing.B) {
 	_, raw := benchData(b)
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		if _, err := profile.ParseData(raw); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }
 
 // BenchmarkGunzip decompresses the gzipped benchmark profile.
@@ -58,11 +62,13 @@ func BenchmarkGunzip(b *testing.B) {
 	gz, _ := benchData(b)
 	b.SetBytes(int64(len(gz)))
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		if _, err := Gunzip(gz, -1); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }
 
 // BenchmarkGunzipReadAll is the baseline: what ParseData does, io.ReadAll
@@ -71,6 +77,7 @@ func BenchmarkGunzipReadAll(b *testing.B) {
 	gz, _ := benchData(b)
 	b.SetBytes(int64(len(gz)))
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		zr, err := gzip.NewReader(bytes.NewReader(gz))
 		if err != nil {
@@ -80,4 +87,5 @@ func BenchmarkGunzipReadAll(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }

@@ -87,6 +87,10 @@ type decoder struct {
 	mappingByID  idIndex[profile.Mapping]
 	functionByID idIndex[profile.Function]
 	locationByID idIndex[profile.Location]
+	// locationSeq holds the locations when their IDs are 1..n in order,
+	// as every writer of profile.proto numbers them: then a location is
+	// found by arithmetic, without a lookup.
+	locationSeq []profile.Location
 }
 
 // scan reads the top-level fields of a Profile message, keeping the

@@ -69,6 +69,25 @@ func TestDecodeGenerated(t *testing.T) {
 	checkSame(t, "gzipped", gz.Bytes())
 }
 
+// TestDecodeParallel decodes a profile with enough samples to be split
+// between goroutines, and one with an error in its last sample.
+func TestDecodeParallel(t *testing.T) {
+	defer func(n int) { samplesPerWorker = n }(samplesPerWorker)
+	samplesPerWorker = 500
+	c := profgen.Config{Seed: 5, Samples: 3 * samplesPerWorker, Locations: 400, Functions: 100,
+		MaxDepth: 6, SourceRoot: "/src"}
+	p, err := profgen.Generate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSame(t, "parallel", encode(t, p))
+	mustBeFast(t, "parallel", encode(t, p))
+	p.Sample[len(p.Sample)-1].Value = nil
+	if checkSame(t, "bad last sample", encode(t, p)) != nil {
+		t.Fatal("decoded a sample without values")
+	}
+}
+
 // fullProfile uses every field of profile.proto, sparse IDs (above the
 // number of entries), numeric labels with and without units, several
 // values for one label key, and a kernel mapping.

@@ -144,7 +144,7 @@ func (d *decoder) locations() error {
 		l := &ls[i]
 		d.p.Location[i] = l
 		var err error
-		if tmp, err = d.location(data, l, tmp[:0]); err != nil {
+		if tmp, err = d.decodeLocation(data, l, tmp[:0]); err != nil {
 			return err
 		}
 		if len(tmp) > 0 {
@@ -158,11 +158,29 @@ func (d *decoder) locations() error {
 	if len(ls) == 0 {
 		d.p.Location = nil
 	}
+	d.locationSeq = ls
+	for i := range ls {
+		if ls[i].ID != uint64(i+1) {
+			d.locationSeq = nil // not numbered 1..n: look IDs up
+			break
+		}
+	}
 	return nil
 }
 
-// location decodes one Location into l, and its lines into tmp.
-func (d *decoder) location(data []byte, l *profile.Location, tmp []profile.Line) ([]profile.Line, error) {
+// location returns the location with the given ID, or nil.
+func (d *decoder) location(id uint64) *profile.Location {
+	if d.locationSeq != nil {
+		if id-1 < uint64(len(d.locationSeq)) {
+			return &d.locationSeq[id-1]
+		}
+		return nil
+	}
+	return d.locationByID.get(id)
+}
+
+// decodeLocation decodes one Location into l, and its lines into tmp.
+func (d *decoder) decodeLocation(data []byte, l *profile.Location, tmp []profile.Line) ([]profile.Line, error) {
 	var f field
 	var mappingID uint64
 	for i := 0; i < len(data); {

@@ -1,6 +1,10 @@
 package pprofproto
 
 import (
+	"errors"
+	"runtime"
+	"sync"
+
 	"github.com/google/pprof/profile"
 )
 
@@ -22,32 +26,49 @@ type sampleDecoder struct {
 var emptyStack = make([]*profile.Location, 0)
 
 // samples decodes every Sample message into one array, resolving
-// locations and labels as ParseData does.
+// locations and labels as ParseData does. Big profiles are decoded by
+// several goroutines, each on its own range of samples.
 func (d *decoder) samples() error {
 	ss := make([]profile.Sample, len(d.sampleMsgs))
 	d.p.Sample = make([]*profile.Sample, len(ss))
-	n := len(ss) + 16
+	if len(d.p.SampleType) == 0 && len(ss) > 0 {
+		return errWire
+	}
+	workers := min(runtime.GOMAXPROCS(0), 4, 1+len(ss)/samplesPerWorker)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(ss)/workers, (w+1)*len(ss)/workers
+		wg.Go(func() { errs[w] = d.sampleRange(ss, lo, hi) })
+	}
+	wg.Wait()
+	if len(ss) == 0 {
+		d.p.Sample = nil
+	}
+	return errors.Join(errs...)
+}
+
+// samplesPerWorker is the fewest samples worth a goroutine of their own
+// (a variable so that tests can exercise the split on small profiles).
+var samplesPerWorker = 50_000
+
+// sampleRange decodes samples lo to hi-1 into ss.
+func (d *decoder) sampleRange(ss []profile.Sample, lo, hi int) error {
+	n := hi - lo + 16
 	sd := &sampleDecoder{
 		locs: slab[*profile.Location]{chunk: min(n*16, 1<<20)},
 		vals: slab[int64]{chunk: min(n*len(d.p.SampleType), 1<<18)},
 		strs: slab[string]{chunk: 1 << 12},
 	}
-	want := len(d.p.SampleType)
-	if want == 0 && len(ss) > 0 {
-		return errWire
-	}
-	for i, data := range d.sampleMsgs {
+	for i := lo; i < hi; i++ {
 		s := &ss[i]
 		d.p.Sample[i] = s
-		if err := d.sample(sd, data, s); err != nil {
+		if err := d.sample(sd, d.sampleMsgs[i], s); err != nil {
 			return err
 		}
-		if len(s.Value) != want {
+		if len(s.Value) != len(d.p.SampleType) {
 			return errWire
 		}
-	}
-	if len(ss) == 0 {
-		d.p.Sample = nil
 	}
 	return nil
 }
@@ -82,7 +103,7 @@ func (d *decoder) sample(sd *sampleDecoder, data []byte, s *profile.Sample) erro
 	if len(sd.ids) > 0 {
 		s.Location = sd.locs.take(len(sd.ids))
 		for i, id := range sd.ids {
-			if s.Location[i] = d.locationByID.get(id); s.Location[i] == nil {
+			if s.Location[i] = d.location(id); s.Location[i] == nil {
 				return errWire
 			}
 		}
