@@ -1,0 +1,86 @@
+// Package termtest gives tests a real pseudo-terminal, so that they can check
+// what perflab draws on a terminal (progress lines, countdowns).
+package termtest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A PTY is a pseudo-terminal whose screen output is recorded.
+type PTY struct {
+	// TTY is the terminal side: give it to the code under test as its output.
+	TTY *os.File
+
+	mu     sync.Mutex
+	screen bytes.Buffer
+}
+
+// Open opens a pseudo-terminal, or skips the test where there is none. It
+// is closed when the test ends.
+func Open(t testing.TB) *PTY {
+	t.Helper()
+	control, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	t.Cleanup(func() { control.Close() })
+	fd := int(control.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		t.Skipf("unlocking the pseudo-terminal: %v", err)
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		t.Skipf("pseudo-terminal number: %v", err)
+	}
+	tty, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("opening the pseudo-terminal: %v", err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	p := &PTY{TTY: tty}
+	go p.record(control)
+	return p
+}
+
+func (p *PTY) record(control *os.File) {
+	buf := make([]byte, 4096)
+	for {
+		n, err := control.Read(buf)
+		p.mu.Lock()
+		p.screen.Write(buf[:n])
+		p.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Screen writes a marker to the terminal, waits until it has come through
+// (so that everything written before it has too) and returns all that was
+// drawn before the marker.
+func (p *PTY) Screen(t testing.TB) string {
+	t.Helper()
+	const marker = "<<end of screen>>"
+	p.TTY.WriteString(marker)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		p.mu.Lock()
+		s := p.screen.String()
+		p.mu.Unlock()
+		if i := bytes.Index([]byte(s), []byte(marker)); i >= 0 {
+			return s[:i]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the terminal never showed the end marker; it shows %q", s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
