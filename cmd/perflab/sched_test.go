@@ -18,7 +18,7 @@ import (
 )
 
 const (
-	// busyProg runs 1000 goroutines that compute and yield for 600ms,
+	// busyProg runs 1000 goroutines that compute and yield for a second,
 	// far more runnable goroutines than there are Ps.
 	busyProg = `package main
 
@@ -39,7 +39,7 @@ func main() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for time.Since(start) < 600*time.Millisecond {
+			for time.Since(start) < time.Second {
 				x := 0
 				for j := 0; j < 2000; j++ {
 					x += j ^ g
@@ -116,7 +116,7 @@ func schedJSON(t *testing.T, out string) godebug.SchedSummary {
 func TestSched(t *testing.T) {
 	bin := perflab(t)
 	busy := testprog.BuildSource(t, busyProg)
-	trace := traceOf(t, busy, nil, "schedtrace=30")
+	trace := traceOf(t, busy, nil, "schedtrace=20")
 	t.Run("SummaryOfRealTrace", func(t *testing.T) { testSchedSummary(t, bin, trace) })
 	t.Run("IdleProgram", func(t *testing.T) { testSchedIdle(t, bin) })
 	t.Run("DetailRun", func(t *testing.T) { testSchedDetail(t, bin, busy) })
@@ -126,7 +126,7 @@ func TestSched(t *testing.T) {
 
 func testSchedSummary(t *testing.T, bin, trace string) {
 	e := expectSched(t, trace)
-	if e.samples < 5 {
+	if e.samples < 3 { // schedtrace comes from sysmon, which a loaded machine delays
 		t.Fatalf("the goroutine-heavy program gave only %d schedtrace samples", e.samples)
 	}
 	out, stderr, code := runPerflab(t, bin, "sched", "-json", trace)

@@ -17,7 +17,10 @@ func TestCollectsErrors(t *testing.T) {
 <script>
 console.log("fine");
 console.error("boom one");
-document.getElementById("c").getContext("2d").fillRect(0, 0, 10, 10);
+const ctx = document.getElementById("c").getContext("2d");
+ctx.fillRect(0, 0, 10, 10);
+ctx.fillStyle = "#1f77b4";
+ctx.fillRect(20, 20, 5, 5);
 </script>
 <script src="missing.js"></script>
 <script>null.nothing;</script>
@@ -47,9 +50,14 @@ document.getElementById("c").getContext("2d").fillRect(0, 0, 10, 10);
 			t.Errorf("console.log reported as an error: %q", e)
 		}
 	}
-	ink, err := CanvasInk(p, "canvas", "")
-	if err != nil || len(ink) != 1 || ink[0] != 100 {
-		t.Errorf("CanvasInk = %v, %v; want [100] (a 10x10 square)", ink, err)
+	for _, tt := range []struct {
+		rgb  string
+		want int
+	}{{"", 125}, {"color", 25}, {"#1f77b4", 25}, {"#000000", 100}} {
+		ink, err := CanvasInk(p, "canvas", tt.rgb)
+		if err != nil || len(ink) != 1 || ink[0] != tt.want {
+			t.Errorf("CanvasInk(%q) = %v, %v; want [%d]", tt.rgb, ink, err, tt.want)
+		}
 	}
 	if shot := ScreenshotForTest(t, p, "browser-errors"); shot == "" {
 		t.Error("no screenshot path")
