@@ -49,7 +49,8 @@ Flags:
 Examples:
   GODEBUG=gctrace=1 ./server 2> gc.log; perflab gc gc.log
   perflab gc -html gc.html -- ./server -addr 127.0.0.1:8080
-  go test -run TestBig ./pkg 2>&1 | perflab gc -json -
+  go test -c -o pkg.test ./pkg && perflab gc -json -- ./pkg.test -test.run TestBig
+  GODEBUG=gctrace=1 ./server 2>&1 >/dev/null | perflab gc -
 `,
 }
 
