@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 )
 
 // A valuer picks a sample's value and, for mean reports, its divisor.
@@ -46,10 +48,44 @@ type edge struct {
 // computeEdges collects the edges between kept nodes (all when kept is
 // nil) that start or end at a needed node. A stack that passes through
 // dropped nodes links the kept nodes on either side with a residual edge.
+// Large profiles are split between goroutines and their edges merged.
 func (ix *index) computeEdges(kept, need []bool) []edge {
+	parts := split(len(ix.w))
+	lists := make([][]edge, len(parts))
+	parallel(parts, func(p int, lo, hi int) {
+		lists[p] = ix.scanEdges(lo, hi, kept, need)
+	})
+	if len(lists) == 1 {
+		return lists[0]
+	}
+	edges := lists[0]
+	tab := newEdgeTable(len(edges))
+	for i, e := range edges {
+		tab.lookup(e.src, e.dst, int32(i))
+	}
+	for _, list := range lists[1:] {
+		for _, e := range list {
+			ei, isNew := tab.lookup(e.src, e.dst, int32(len(edges)))
+			if isNew {
+				edges = append(edges, e)
+				continue
+			}
+			m := &edges[ei]
+			m.w += e.w
+			m.wdiv += e.wdiv
+			m.residual = m.residual || e.residual
+			m.inline = m.inline && e.inline
+		}
+	}
+	return edges
+}
+
+// scanEdges collects the edges of samples lo to hi.
+func (ix *index) scanEdges(lo, hi int, kept, need []bool) []edge {
 	var edges []edge
 	tab := newEdgeTable(len(ix.infos))
-	for si, w := range ix.w {
+	for si := lo; si < hi; si++ {
+		w := ix.w[si]
 		var dw int64
 		if ix.dw != nil {
 			dw = ix.dw[si]
@@ -62,6 +98,9 @@ func (ix *index) computeEdges(kept, need []bool) []edge {
 		residual := false
 		for k := ix.stkStart[si+1] - 1; k >= ix.stkStart[si]; k-- {
 			loc := ix.stkLocs[k]
+			if loc < 0 {
+				continue
+			}
 			outer := ix.locStart[loc+1] - 1
 			for j := outer; j >= ix.locStart[loc]; j-- {
 				n := ix.locNodes[j]
@@ -93,6 +132,40 @@ func (ix *index) computeEdges(kept, need []bool) []edge {
 		}
 	}
 	return edges
+}
+
+// parallelMin is the number of samples from which scans run in parallel.
+var parallelMin = 50_000
+
+// split divides n samples into ranges for parallel scans: one range for
+// small profiles, else one per CPU (at most 8).
+func split(n int) [][2]int {
+	k := min(runtime.GOMAXPROCS(0), 8)
+	if n < parallelMin || k < 2 {
+		return [][2]int{{0, n}}
+	}
+	parts := make([][2]int, k)
+	for i := range parts {
+		parts[i] = [2]int{i * n / k, (i + 1) * n / k}
+	}
+	return parts
+}
+
+// parallel runs f on every range, concurrently when there are several.
+func parallel(parts [][2]int, f func(p, lo, hi int)) {
+	if len(parts) == 1 {
+		f(0, parts[0][0], parts[0][1])
+		return
+	}
+	var wg sync.WaitGroup
+	for p, r := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(p, r[0], r[1])
+		}()
+	}
+	wg.Wait()
 }
 
 // An edgeTable maps (src, dst) node pairs to edge indexes: open addressing

@@ -227,45 +227,67 @@ func (li *locIndex) get(id uint64) int32 {
 	return -1
 }
 
-// addSamples records every sample's stack as location indexes and its
-// value, and computes the nodes' flat and cumulative values on the way: a
-// sample adds to the cumulative value of each node on its stack once,
-// however often the node recurs, and to the flat value of its innermost
-// frame. A frame whose location is not in the profile's table (CheckValid
-// refuses such profiles) is skipped.
+// addSamples records every sample's stack as location indexes (-1 for a
+// location missing from the table, which CheckValid refuses) and its
+// value, and sums the nodes' values on the way. Large profiles are split
+// between goroutines, each summing into its own arrays.
 func (ix *index) addSamples(samples []*profile.Sample, li *locIndex, val valuer) {
+	ix.stkStart = make([]int32, len(samples)+1)
 	n := 0
-	for _, s := range samples {
+	for i, s := range samples {
+		ix.stkStart[i] = int32(n)
 		n += len(s.Location)
 	}
-	nn := len(ix.infos)
-	st := &stats{make([]int64, nn), make([]int64, nn), make([]int64, nn), make([]int64, nn)}
-	stamp := make([]int32, nn)
-	ix.stkStart = make([]int32, 0, len(samples)+1)
-	ix.stkLocs = make([]int32, 0, n)
+	ix.stkStart[len(samples)] = int32(n)
+	ix.stkLocs = make([]int32, n)
 	ix.w = make([]int64, len(samples))
 	if val.div >= 0 {
 		ix.dw = make([]int64, len(samples))
 	}
-	for si, s := range samples {
-		first := int32(len(ix.stkLocs))
-		ix.stkStart = append(ix.stkStart, first)
+	parts := split(len(samples))
+	sts := make([]*stats, len(parts))
+	parallel(parts, func(p int, lo, hi int) {
+		sts[p] = ix.scanSamples(samples, lo, hi, li, val)
+	})
+	ix.stats = sts[0]
+	for _, st := range sts[1:] {
+		for n := range st.flat {
+			ix.stats.flat[n] += st.flat[n]
+			ix.stats.flatDiv[n] += st.flatDiv[n]
+			ix.stats.cum[n] += st.cum[n]
+			ix.stats.cumDiv[n] += st.cumDiv[n]
+		}
+	}
+}
+
+// scanSamples indexes samples[lo:hi]: a sample adds to the cumulative
+// value of each node on its stack once, however often the node recurs, and
+// to the flat value of its innermost frame.
+func (ix *index) scanSamples(samples []*profile.Sample, lo, hi int, li *locIndex, val valuer) *stats {
+	nn := len(ix.infos)
+	st := &stats{make([]int64, nn), make([]int64, nn), make([]int64, nn), make([]int64, nn)}
+	stamp := make([]int32, nn)
+	for si := lo; si < hi; si++ {
+		s := samples[si]
 		w, dw := val.get(s.Value)
 		ix.w[si] = w
 		if ix.dw != nil {
 			ix.dw[si] = dw
 		}
 		mark := int32(si + 1)
-		for _, l := range s.Location {
+		leaf := int32(-1)
+		stk := ix.stkLocs[ix.stkStart[si]:ix.stkStart[si+1]]
+		for k, l := range s.Location {
 			loc := li.get(l.ID)
-			if loc < 0 {
+			stk[k] = loc
+			if loc < 0 || (w == 0 && dw == 0) {
 				continue
 			}
-			ix.stkLocs = append(ix.stkLocs, loc)
-			if w == 0 && dw == 0 {
-				continue
+			nodes := ix.locNodes[ix.locStart[loc]:ix.locStart[loc+1]]
+			if leaf < 0 {
+				leaf = nodes[0]
 			}
-			for _, n := range ix.locNodes[ix.locStart[loc]:ix.locStart[loc+1]] {
+			for _, n := range nodes {
 				if stamp[n] != mark {
 					stamp[n] = mark
 					st.cum[n] += w
@@ -273,14 +295,12 @@ func (ix *index) addSamples(samples []*profile.Sample, li *locIndex, val valuer)
 				}
 			}
 		}
-		if int32(len(ix.stkLocs)) > first && (w != 0 || dw != 0) {
-			leaf := ix.locNodes[ix.locStart[ix.stkLocs[first]]]
+		if leaf >= 0 {
 			st.flat[leaf] += w
 			st.flatDiv[leaf] += dw
 		}
 	}
-	ix.stkStart = append(ix.stkStart, int32(len(ix.stkLocs)))
-	ix.stats = st
+	return st
 }
 
 // trimPath removes from a source path the prefixes -trim_path lists or,

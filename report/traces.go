@@ -45,6 +45,9 @@ func (r *run) traces(w io.Writer) error {
 		first := true
 		for k := lo; k < hi; k++ {
 			loc := ix.stkLocs[k]
+			if loc < 0 {
+				continue
+			}
 			last := ix.locStart[loc+1] - 1
 			for j := ix.locStart[loc]; j <= last; j++ {
 				var vs string
