@@ -80,6 +80,15 @@ func (c *cursor) int() int64 {
 	return n
 }
 
+// nat consumes a non-negative decimal integer.
+func (c *cursor) nat() int64 {
+	if strings.HasPrefix(c.s, "-") {
+		c.failf("negative number at %q", clip(c.s))
+		return 0
+	}
+	return c.int()
+}
+
 // float consumes a number as the runtime prints floats: 0.25,
 // 1.0700539755034253, +2.500000e-001, NaN, +Inf.
 func (c *cursor) float() float64 {

@@ -16,11 +16,11 @@ func parseGC(line string) (*GC, error) {
 	c := &cursor{s: line}
 	g := new(GC)
 	c.lit("gc ")
-	g.N = int(c.int())
+	g.N = int(c.nat())
 	c.lit(" @")
 	g.Start = c.seconds()
 	c.lit("s ")
-	g.CPUPercent = int(c.int())
+	g.CPUPercent = int(c.nat())
 	c.lit("%")
 	g.LeakCheck = c.opt(" (checking for goroutine leaks)")
 	c.lit(": ")
@@ -59,7 +59,7 @@ func parseGCHeap(c *cursor, g *GC) {
 	c.lit(" MB, ")
 	g.HeapGoal = c.mb()
 	c.lit(" MB goal, ")
-	n := c.int()
+	n := c.nat()
 	if c.opt(" MB stacks, ") {
 		g.HasScanSizes = true
 		g.Stacks = mbBytes(c, n)
@@ -67,13 +67,10 @@ func parseGCHeap(c *cursor, g *GC) {
 		if !c.opt("MB globals, ") { // the runtime doc writes "#MB globals"
 			c.lit(" MB globals, ")
 		}
-		n = c.int()
+		n = c.nat()
 	}
 	c.lit(" P")
 	g.Procs = int(n)
-	if g.Procs < 0 {
-		c.failf("negative P count")
-	}
 }
 
 func mbBytes(c *cursor, n int64) int64 {

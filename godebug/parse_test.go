@@ -240,3 +240,17 @@ func TestMendSplitLines(t *testing.T) {
 		}
 	}
 }
+
+func TestNegativeFieldsAreMalformed(t *testing.T) {
+	for _, line := range []string{
+		"gc 1 @0.1s -1%: 0.1+0.2+0.3 ms clock, 0.1+0.2/0.3/0.4+0.5 ms cpu, 4->4->1 MB, 5 MB goal, 2 P",
+		"gc 1 @0.1s 1%: 0.1+0.2+0.3 ms clock, 0.1+0.2/0.3/0.4+0.5 ms cpu, 4->4->-1 MB, 5 MB goal, 2 P",
+		"gc 1 @0.1s 1%: 0.1+0.2+0.3 ms clock, 0.1+0.2/0.3/0.4+0.5 ms cpu, 4->4->1 MB, 5 MB goal, -2 P",
+		"SCHED 1ms: gomaxprocs=2 idleprocs=-1 threads=4 spinningthreads=0 idlethreads=2 runqueue=0 [0 0]",
+		"SCHED 1ms: gomaxprocs=2 idleprocs=1 threads=4 spinningthreads=0 idlethreads=2 runqueue=0 [0 -3]",
+	} {
+		if _, ok := parseOne(t, line).(*SyntaxError); !ok {
+			t.Errorf("%q: not reported as malformed", line)
+		}
+	}
+}

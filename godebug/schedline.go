@@ -15,7 +15,7 @@ import (
 func parseSched(line string) (*Sched, error) {
 	c := &cursor{s: line}
 	c.lit("SCHED ")
-	ms := c.int()
+	ms := c.nat()
 	c.lit("ms: ")
 	if c.err != nil {
 		return nil, c.err
@@ -34,6 +34,9 @@ func parseSched(line string) (*Sched, error) {
 		case strings.HasPrefix(tok, "["):
 			list, i = parseList(c, toks, i, tok)
 			for _, n := range list {
+				if n < 0 {
+					c.failf("negative run queue length %d", n)
+				}
 				s.LocalRunQueues = append(s.LocalRunQueues, int(n))
 			}
 			if s.LocalRunQueues == nil {
@@ -76,6 +79,9 @@ func setSchedField(c *cursor, s *Sched, k, v string) bool {
 		return false
 	}
 	n := int(atoi(c, k, v))
+	if n < 0 {
+		c.failf("%s=%d is negative", k, n)
+	}
 	switch k {
 	case "gomaxprocs":
 		s.GOMAXPROCS = n
