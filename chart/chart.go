@@ -62,7 +62,11 @@ func (v Values) MarshalJSON() ([]byte, error) {
 			b = append(b, "null"...)
 			continue
 		}
-		b = strconv.AppendFloat(b, f, 'g', -1, 64)
+		format := byte('f') // as encoding/json writes numbers
+		if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+			format = 'g'
+		}
+		b = strconv.AppendFloat(b, f, format, -1, 64)
 	}
 	return append(b, ']'), nil
 }
