@@ -239,6 +239,22 @@ func testGCSummaryOfRealTrace(t *testing.T, bin string) {
 		t.Errorf("rates and totals not computed: %+v", s)
 	}
 
+	// Standard input gives the same summary.
+	in, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	cmd := exec.Command(bin, "gc", "-json", "-")
+	cmd.Stdin = in
+	piped, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("perflab gc -json -: %v", err)
+	}
+	if string(piped) != out {
+		t.Errorf("summary of standard input differs from the file's:\n%s\n%s", piped, out)
+	}
+
 	// The text form shows the same figures.
 	text, _, _ := runPerflab(t, bin, "gc", trace)
 	for _, w := range []string{"GCs:            " + strconv.Itoa(e.gcs) + " over", strconv.Itoa(e.over100) + " over 100µs", "Verdict:"} {
