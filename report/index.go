@@ -96,6 +96,17 @@ func newGranularity(o *Options, objNames, trim bool) granularity {
 // values selected by val.
 func newIndex(p *profile.Profile, g granularity, val valuer) *index {
 	ix := &index{}
+	ix.addLocations(p, &g)
+	ix.names = make([]string, len(ix.infos))
+	for i := range ix.infos {
+		ix.names[i] = ix.infos[i].printableName()
+	}
+	ix.addSamples(p.Sample, newLocIndex(p.Location), val)
+	return ix
+}
+
+// addLocations interns the nodes of every location's lines.
+func (ix *index) addLocations(p *profile.Profile, g *granularity) {
 	ids := make(map[nodeInfo]int32, len(p.Location))
 	intern := func(ni nodeInfo) int32 {
 		id, ok := ids[ni]
@@ -106,9 +117,7 @@ func newIndex(p *profile.Profile, g granularity, val valuer) *index {
 		}
 		return id
 	}
-
 	fns := make(map[*profile.Function]fnKey, len(p.Function))
-	locIdx := newLocIndex(p.Location)
 	ix.locStart = make([]int32, 0, len(p.Location)+1)
 	for _, l := range p.Location {
 		ix.locStart = append(ix.locStart, int32(len(ix.locNodes)))
@@ -129,7 +138,7 @@ func newIndex(p *profile.Profile, g granularity, val valuer) *index {
 			continue
 		}
 		for _, ln := range lines {
-			ni := nodeInfo{Address: addr}
+			ni := nodeInfo{Address: addr, Objfile: objfile}
 			if f := ln.Function; f != nil {
 				k, ok := fns[f]
 				if !ok {
@@ -137,28 +146,28 @@ func newIndex(p *profile.Profile, g granularity, val valuer) *index {
 					fns[f] = k
 				}
 				ni.Name, ni.File = k.name, k.file
-				if g.line {
-					ni.Lineno = int(ln.Line)
-				}
-				if g.column {
-					ni.Columnno = int(ln.Column)
-				}
+				ni.Lineno, ni.Columnno = g.lineOf(ln)
 				if g.objNames || ni.Name == "" {
-					ni.Objfile, ni.StartLine = objfile, int(f.StartLine)
+					ni.StartLine = int(f.StartLine)
+				} else {
+					ni.Objfile = ""
 				}
-			} else {
-				ni.Objfile = objfile
 			}
 			ix.locNodes = append(ix.locNodes, intern(ni))
 		}
 	}
 	ix.locStart = append(ix.locStart, int32(len(ix.locNodes)))
-	ix.names = make([]string, len(ix.infos))
-	for i := range ix.infos {
-		ix.names[i] = ix.infos[i].printableName()
+}
+
+// lineOf returns the line and column a node keeps of ln.
+func (g *granularity) lineOf(ln profile.Line) (line, column int) {
+	if g.line {
+		line = int(ln.Line)
 	}
-	ix.addSamples(p.Sample, locIdx, val)
-	return ix
+	if g.column {
+		column = int(ln.Column)
+	}
+	return line, column
 }
 
 // fnKey is the part of a node taken from its function.
