@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/pprof/profile"
 	rpt "github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/report/reporttest"
 )
@@ -285,4 +286,58 @@ func peekBlocks(out []byte) string {
 		}
 	}
 	return b.String()
+}
+
+// TestReportErrors checks bad command lines (exit 2) and bad inputs
+// (exit 1, one line naming the input): never a panic, never partial output.
+func TestReportErrors(t *testing.T) {
+	dir := t.TempDir()
+	notProfile := filepath.Join(dir, "notes.txt")
+	empty := filepath.Join(dir, "empty.pb.gz")
+	truncated := filepath.Join(dir, "truncated.pb.gz")
+	os.WriteFile(notProfile, []byte("hello, not a profile\n"), 0o644)
+	os.WriteFile(empty, nil, 0o644)
+	os.WriteFile(truncated, []byte{0x1f, 0x8b, 8, 0, 0, 0}, 0o644)
+	good := filepath.Join(dir, "good.pb.gz")
+	fn := &profile.Function{ID: 1, Name: "main.main"}
+	loc := &profile.Location{ID: 1, Line: []profile.Line{{Function: fn}}}
+	var buf bytes.Buffer
+	(&profile.Profile{SampleType: []*profile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
+		Function: []*profile.Function{fn}, Location: []*profile.Location{loc},
+		Sample: []*profile.Sample{{Location: []*profile.Location{loc}, Value: []int64{5}}}}).Write(&buf)
+	os.WriteFile(good, buf.Bytes(), 0o644)
+	for _, c := range []struct {
+		args     []string
+		code     int
+		contains string
+	}{
+		{[]string{"top"}, 2, "no profile given"},
+		{[]string{"peek"}, 2, "missing REGEX"},
+		{[]string{"top", "-nosuchflag", notProfile}, 2, "nosuchflag"},
+		{[]string{"top", "-lines", "-files", notProfile}, 2, "conflicting options"},
+		{[]string{"traces", "-json", notProfile}, 2, "json"},
+		{[]string{"top", "-base=a", "-diff_base=b", notProfile}, 2, "cannot both be specified"},
+		{[]string{"top", "-normalize", notProfile}, 2, "must have base profile"},
+		{[]string{"top", notProfile}, 1, notProfile},
+		{[]string{"top", empty}, 1, empty},
+		{[]string{"tree", truncated}, 1, truncated},
+		{[]string{"top", filepath.Join(dir, "missing.pb.gz")}, 1, "missing.pb.gz"},
+		{[]string{"peek", "(", good}, 1, "parsing argument regexp"},
+		{[]string{"list", "nosuchfunc", good}, 1, "no matches found for regexp: nosuchfunc"},
+		{[]string{"top", "-focus=(", good}, 1, "parsing focus regexp"},
+		{[]string{"top", "-sample_index=alloc_space", good}, 1, "alloc_space"},
+		{[]string{"top", "-divide_by=0", good}, 1, "zero divisor"},
+		{[]string{"top", "-granularity=x", good}, 2, "granularity"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := exitCode(&stderr, run(context.Background(), &stdout, &stderr, c.args))
+		msg := stderr.String()
+		if code != c.code || !strings.Contains(msg, c.contains) || stdout.Len() > 0 {
+			t.Errorf("perflab %v: exit %d, stderr %q, %d bytes of stdout; want exit %d mentioning %q",
+				c.args, code, msg, stdout.Len(), c.code, c.contains)
+		}
+		if c.code == 1 && strings.Count(msg, "\n") != 1 {
+			t.Errorf("perflab %v: error is not one line: %q", c.args, msg)
+		}
+	}
 }
