@@ -3,6 +3,9 @@ package pprofproto
 import (
 	"fmt"
 	"reflect"
+	"testing"
+
+	"github.com/google/pprof/profile"
 )
 
 // sameProfile reports how want and got differ, comparing every exported
@@ -89,4 +92,37 @@ func (c *comparer) comparePointer(path string, a, b reflect.Value) error {
 	}
 	c.pairs[pa], c.back[pb] = pb, pa
 	return c.compare(path, a.Elem(), b.Elem())
+}
+
+// TestSameProfileDetects checks that the comparison behind every Decode
+// test notices the differences that matter.
+func TestSameProfileDetects(t *testing.T) {
+	changes := map[string]func(p *profile.Profile){
+		"label value":        func(p *profile.Profile) { p.Sample[0].Label["b"][0] = "other" },
+		"nil vs empty":       func(p *profile.Profile) { p.Sample[2].Location = nil },
+		"unit":               func(p *profile.Profile) { p.Sample[0].NumUnit["bytes"][1] = "" },
+		"location unshared":  func(p *profile.Profile) { c := *p.Location[0]; p.Sample[0].Location[0] = &c },
+		"function unshared":  func(p *profile.Profile) { c := *p.Function[0]; p.Location[2].Line[0].Function = &c },
+		"kernel relocation":  func(p *profile.Profile) { p.Mapping[1].KernelRelocationSymbol = "" },
+		"missing num unit":   func(p *profile.Profile) { p.Sample[0].NumUnit = nil },
+		"period type absent": func(p *profile.Profile) { p.PeriodType = nil },
+	}
+	for name, change := range changes {
+		want, got := decoded(t), decoded(t)
+		change(got)
+		if err := sameProfile(want, got); err == nil {
+			t.Errorf("%s: sameProfile found no difference", name)
+		}
+	}
+	if err := sameProfile(decoded(t), decoded(t)); err != nil {
+		t.Errorf("two decodings differ: %v", err)
+	}
+}
+
+func decoded(t *testing.T) *profile.Profile {
+	p, err := Decode(encode(t, fullProfile()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
