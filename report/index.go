@@ -72,6 +72,9 @@ type granularity struct {
 	objNames                                       bool // keep the object file name and start line
 	trimPath, sourcePath                           string
 	trim                                           bool // apply trimPath to file names
+	// keep, if set, selects the functions whose frames get nodes of their
+	// own; all other frames share node 0, which reports must not print.
+	keep func(name string) bool
 }
 
 func newGranularity(o *Options, objNames, trim bool) granularity {
@@ -118,6 +121,9 @@ func (ix *index) addLocations(p *profile.Profile, g *granularity) {
 		return id
 	}
 	fns := make(map[*profile.Function]fnKey, len(p.Function))
+	if g.keep != nil {
+		intern(nodeInfo{Name: "(other functions)"})
+	}
 	ix.locStart = make([]int32, 0, len(p.Location)+1)
 	for _, l := range p.Location {
 		ix.locStart = append(ix.locStart, int32(len(ix.locNodes)))
@@ -140,6 +146,10 @@ func (ix *index) addLocations(p *profile.Profile, g *granularity) {
 		for _, ln := range lines {
 			ni := nodeInfo{Address: addr, Objfile: objfile}
 			if f := ln.Function; f != nil {
+				if g.keep != nil && !g.keep(f.Name) {
+					ix.locNodes = append(ix.locNodes, 0)
+					continue
+				}
 				k, ok := fns[f]
 				if !ok {
 					k = g.funcKey(f)

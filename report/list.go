@@ -18,11 +18,13 @@ func (r *run) list(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("parsing argument regexp %s: %v", r.o.Symbol, err)
 	}
-	ix := newIndex(r.p, newGranularity(&r.o, true, true), r.val)
+	g := newGranularity(&r.o, true, true)
+	g.keep = rx.MatchString // only matching functions are listed
+	ix := newIndex(r.p, g, r.val)
 	st := ix.stats
 	byFunc := map[string][]int32{}
 	var funcs []string
-	for n := range ix.infos {
+	for n := 1; n < len(ix.infos); n++ { // node 0 stands for other functions
 		name := ix.infos[n].Name
 		if (st.flat[n] == 0 && st.cum[n] == 0) || !rx.MatchString(name) {
 			continue
