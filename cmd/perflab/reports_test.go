@@ -26,6 +26,7 @@ type conformanceCase struct {
 	// unordered compares the rows as a set, without the running sum%
 	// column: pprof orders same-named nodes randomly (see docs/compat.md).
 	unordered bool
+	binary    bool // name the workload's binary first, for symbolization
 }
 
 // pprofArgs returns the same report as go tool pprof's arguments.
@@ -35,6 +36,9 @@ func (c conformanceCase) pprofArgs(p *reporttest.Profiles) []string {
 		flag += "=" + c.rx
 	}
 	args := append([]string{flag}, c.flags...)
+	if c.binary {
+		args = append(args, p.Binary)
+	}
 	for _, f := range c.files {
 		args = append(args, p.Path(f))
 	}
@@ -46,6 +50,9 @@ func (c conformanceCase) perflabArgs(p *reporttest.Profiles) []string {
 	if c.rx != "" {
 		args = append(args, c.rx)
 	}
+	if c.binary {
+		args = append(args, p.Binary)
+	}
 	for _, f := range c.files {
 		args = append(args, p.Path(f))
 	}
@@ -56,6 +63,9 @@ func (c conformanceCase) name() string {
 	s := c.cmd
 	if c.rx != "" {
 		s += "=" + c.rx
+	}
+	if c.binary {
+		s += " BINARY"
 	}
 	return strings.Join(append(append([]string{s}, c.flags...), c.files...), " ")
 }
@@ -115,6 +125,9 @@ func conformanceMatrix() []conformanceCase {
 	add("top", "", cpu, "-diff_base="+"cpu2.pb.gz")
 	add("top", "", cpu, "-diff_base="+"cpu2.pb.gz", "-normalize")
 	cs = append(cs, conformanceCase{cmd: "top", flags: []string{"-files"}, files: cpu, unordered: true})
+	for _, k := range []string{"heap", "block", "mutex"} {
+		cs = append(cs, conformanceCase{cmd: "top", flags: []string{"-lines"}, files: []string{k + ".txt"}, binary: true})
+	}
 	return cs
 }
 
