@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -78,7 +79,7 @@ func (o Options) effective(k Kind) (Options, error) {
 	if o.DivideBy == 0 {
 		return o, errors.New("zero divisor specified")
 	}
-	if o.Granularity != "" && !contains(granularities, o.Granularity) {
+	if o.Granularity != "" && !slices.Contains(granularities, o.Granularity) {
 		return o, fmt.Errorf("unknown granularity %q (want one of %s)", o.Granularity, strings.Join(granularities, ", "))
 	}
 	trim := !o.NoTrim
@@ -126,13 +127,4 @@ func (o *Options) activeFilters() []string {
 	add("tagfocus", o.TagFocus)
 	add("tagignore", o.TagIgnore)
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

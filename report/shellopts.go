@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -108,7 +109,7 @@ func findOption(name string) (opt *shellOption, isChoice bool) {
 		if o.name == name {
 			return o, false
 		}
-		if contains(o.choices, name) {
+		if slices.Contains(o.choices, name) {
 			return o, true
 		}
 	}
@@ -132,7 +133,7 @@ func (s *Shell) set(name, value string, hasValue bool) error {
 		return opt.set(&s.o, name)
 	case !hasValue && !opt.isBool:
 		return fmt.Errorf("please specify a value, e.g. %s=<val>", name)
-	case opt.choices != nil && !contains(opt.choices, value):
+	case opt.choices != nil && !slices.Contains(opt.choices, value):
 		return fmt.Errorf("invalid %q value %q", name, value)
 	case name == "sample_index":
 		i, err := s.p.SampleIndexByName(value)
