@@ -112,7 +112,7 @@ func FuzzShell(f *testing.F) {
 		if strings.Contains(line, ">") {
 			return // would create files
 		}
-		sh := NewShell(seedProfile(), io.Discard, io.Discard)
+		sh := NewShell(seedProfile(), DefaultOptions(), io.Discard, io.Discard)
 		sh.Exec(line)
 		sh.Exec("top")
 	})

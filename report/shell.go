@@ -24,10 +24,10 @@ type Shell struct {
 	Stderr io.Writer
 }
 
-// NewShell returns a shell on p with pprof's interactive defaults
-// (compact headers, top showing 10 rows).
-func NewShell(p *profile.Profile, stdout, stderr io.Writer) *Shell {
-	o := DefaultOptions()
+// NewShell returns a shell on p starting from options o (usually
+// DefaultOptions, or the command line's flags) with compact headers, as
+// pprof's shell; top shows 10 rows unless o sets a node count.
+func NewShell(p *profile.Profile, o Options, stdout, stderr io.Writer) *Shell {
 	o.CompactLabels = true
 	return &Shell{p: p, o: o, Stdout: stdout, Stderr: stderr}
 }

@@ -22,7 +22,8 @@ Examples:
   perflab shell cpu.pprof
   printf 'top5 -cum\nlist main.DFS\n' | perflab shell cpu.pprof
 
-Flags: -base, -diff_base, -normalize and -seconds, as for the report commands.
+Flags: those of the report commands (see 'perflab help top'), which set the
+shell's initial options, as pprof's flags do.
 `,
 })
 
@@ -44,12 +45,13 @@ func runShell(ctx context.Context, c *command, stdout, stderr io.Writer, stdin i
 	if fs.NArg() == 0 {
 		return usageErrorf("no profile given")
 	}
-	if _, err := rf.options(stderr); err != nil {
+	o, err := rf.options(stderr)
+	if err != nil {
 		return usageErrorf("%v", err)
 	}
 	p, err := loadForReport(ctx, fs.Args(), rf, stderr)
 	if err != nil {
 		return err
 	}
-	return rpt.NewShell(p, stdout, stderr).Run(stdin)
+	return rpt.NewShell(p, o, stdout, stderr).Run(stdin)
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // shellScripts are interactive sessions replayed through a pipe into both
-// perflab shell and go tool pprof's shell, by profile.
+// perflab shell and go tool pprof's shell, by profile and flags.
 var shellScripts = map[string]string{
+	"-nodefraction=0.2 -focus=main -cum cpu.pb.gz": "top\ntree\nfocus=\ntop3\nq\n",
 	"cpu.pb.gz": `top5 -cum
 top
 tree 5
@@ -55,15 +56,17 @@ exit
 // testShell replays shellScripts through both shells and wants the same
 // stdout and stderr.
 func testShell(t *testing.T, p *reporttest.Profiles) {
-	for file, script := range shellScripts {
-		t.Run(file, func(t *testing.T) {
+	for cmdline, script := range shellScripts {
+		t.Run(cmdline, func(t *testing.T) {
 			t.Parallel()
-			wantOut, wantErr, err := reporttest.RunPprof(t, p.Dir, []byte(script), p.Path(file))
+			args := strings.Fields(cmdline)
+			args[len(args)-1] = p.Path(args[len(args)-1])
+			wantOut, wantErr, err := reporttest.RunPprof(t, p.Dir, []byte(script), args...)
 			if err != nil {
 				t.Fatalf("pprof: %v\n%s", err, wantErr)
 			}
 			var gotOut, gotErr bytes.Buffer
-			if err := runShell(context.Background(), shellCmd, &gotOut, &gotErr, strings.NewReader(script), []string{p.Path(file)}); err != nil {
+			if err := runShell(context.Background(), shellCmd, &gotOut, &gotErr, strings.NewReader(script), args); err != nil {
 				t.Fatalf("perflab shell: %v", err)
 			}
 			if !bytes.Equal(gotOut.Bytes(), wantOut) {
