@@ -48,36 +48,10 @@ type edge struct {
 // computeEdges collects the edges between kept nodes (all when kept is
 // nil) that start or end at a needed node. A stack that passes through
 // dropped nodes links the kept nodes on either side with a residual edge.
-// Large profiles are split between goroutines and their edges merged.
+// It runs in one goroutine: per-worker edge tables would multiply the
+// memory of the largest structure a report builds.
 func (ix *index) computeEdges(kept, need []bool) []edge {
-	parts := split(len(ix.w))
-	lists := make([][]edge, len(parts))
-	parallel(parts, func(p int, lo, hi int) {
-		lists[p] = ix.scanEdges(lo, hi, kept, need)
-	})
-	if len(lists) == 1 {
-		return lists[0]
-	}
-	edges := lists[0]
-	tab := newEdgeTable(len(edges))
-	for i, e := range edges {
-		tab.lookup(e.src, e.dst, int32(i))
-	}
-	for _, list := range lists[1:] {
-		for _, e := range list {
-			ei, isNew := tab.lookup(e.src, e.dst, int32(len(edges)))
-			if isNew {
-				edges = append(edges, e)
-				continue
-			}
-			m := &edges[ei]
-			m.w += e.w
-			m.wdiv += e.wdiv
-			m.residual = m.residual || e.residual
-			m.inline = m.inline && e.inline
-		}
-	}
-	return edges
+	return ix.scanEdges(0, len(ix.w), kept, need)
 }
 
 // scanEdges collects the edges of samples lo to hi.
@@ -96,8 +70,9 @@ func (ix *index) scanEdges(lo, hi int, kept, need []bool) []edge {
 		mark := int32(si + 1)
 		parent := int32(-1)
 		residual := false
-		for k := ix.stkStart[si+1] - 1; k >= ix.stkStart[si]; k-- {
-			loc := ix.stkLocs[k]
+		locs := ix.samples[si].Location
+		for k := len(locs) - 1; k >= 0; k-- {
+			loc := ix.locs.get(locs[k])
 			if loc < 0 {
 				continue
 			}
@@ -179,7 +154,7 @@ type edgeTable struct {
 
 func newEdgeTable(hint int) *edgeTable {
 	t := &edgeTable{}
-	t.resize(max(hint*2, 1024))
+	t.resize(max(hint, 1024))
 	return t
 }
 
@@ -222,7 +197,7 @@ func (t *edgeTable) lookup(src, dst, next int32) (int32, bool) {
 			return t.vals[h], false
 		case 0:
 			if 2*(t.n+1) > len(t.keys) {
-				t.resize(4 * len(t.keys))
+				t.resize(2 * len(t.keys))
 				return t.lookup(src, dst, next)
 			}
 			t.keys[h], t.vals[h] = k, next

@@ -52,8 +52,9 @@ func (n *nodeInfo) printableName() string {
 }
 
 // An index is a profile in integer form: interned nodes, each location as
-// a run of node IDs (innermost inlined frame first, as in the profile) and
-// each sample as a run of location indexes (leaf first).
+// a run of node IDs (innermost inlined frame first, as in the profile),
+// and each sample's value; a sample's locations map to their index with
+// locs, cheaply, so stacks are not copied.
 type index struct {
 	infos []nodeInfo
 	names []string // printable names, by node ID
@@ -61,8 +62,8 @@ type index struct {
 	locStart []int32 // location i's nodes are locNodes[locStart[i]:locStart[i+1]]
 	locNodes []int32
 
-	stkStart []int32 // sample i's locations are stkLocs[stkStart[i]:stkStart[i+1]]
-	stkLocs  []int32
+	samples []*profile.Sample
+	locs    *locIndex // position of each sample's locations
 	w, dw    []int64 // sample values and, for mean reports, divisors
 	stats    *stats  // nodes' flat and cumulative values
 }
@@ -111,7 +112,7 @@ func newIndex(p *profile.Profile, g granularity, val valuer) *index {
 
 // addLocations interns the nodes of every location's lines.
 func (ix *index) addLocations(p *profile.Profile, g *granularity) {
-	ids := make(map[nodeInfo]int32, len(p.Location))
+	ids := make(map[nodeInfo]int32, len(p.Function))
 	intern := func(ni nodeInfo) int32 {
 		id, ok := ids[ni]
 		if !ok {
@@ -272,19 +273,11 @@ func (li *locIndex) get(l *profile.Location) int32 {
 	return -1
 }
 
-// addSamples records every sample's stack as location indexes (-1 for a
-// location missing from the table, which CheckValid refuses) and its
-// value, and sums the nodes' values on the way. Large profiles are split
-// between goroutines, each summing into its own arrays.
+// addSamples records every sample's value and sums the nodes' values.
+// Large profiles are split between goroutines, each summing into its own
+// arrays.
 func (ix *index) addSamples(samples []*profile.Sample, li *locIndex, val valuer) {
-	ix.stkStart = make([]int32, len(samples)+1)
-	n := 0
-	for i, s := range samples {
-		ix.stkStart[i] = int32(n)
-		n += len(s.Location)
-	}
-	ix.stkStart[len(samples)] = int32(n)
-	ix.stkLocs = make([]int32, n)
+	ix.samples, ix.locs = samples, li
 	ix.w = make([]int64, len(samples))
 	if val.div >= 0 {
 		ix.dw = make([]int64, len(samples))
@@ -321,10 +314,8 @@ func (ix *index) scanSamples(samples []*profile.Sample, lo, hi int, li *locIndex
 		}
 		mark := int32(si + 1)
 		leaf := int32(-1)
-		stk := ix.stkLocs[ix.stkStart[si]:ix.stkStart[si+1]]
-		for k, l := range s.Location {
+		for _, l := range s.Location {
 			loc := li.get(l)
-			stk[k] = loc
 			if loc < 0 || (w == 0 && dw == 0) {
 				continue
 			}

@@ -18,9 +18,8 @@ func (r *run) traces(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintln(bw, strings.Join(r.profileLabels(), "\n"))
 	ix := newIndex(r.p, newGranularity(&r.o, false, false), r.val)
-	for si, s := range r.p.Sample {
-		lo, hi := ix.stkStart[si], ix.stkStart[si+1]
-		if lo == hi {
+	for _, s := range r.p.Sample {
+		if len(s.Location) == 0 {
 			continue
 		}
 		fmt.Fprintln(bw, tracesSeparator)
@@ -43,8 +42,8 @@ func (r *run) traces(w io.Writer) error {
 		v, d := r.val.get(s.Value)
 		v = divide(v, d)
 		first := true
-		for k := lo; k < hi; k++ {
-			loc := ix.stkLocs[k]
+		for _, l := range s.Location {
+			loc := ix.locs.get(l)
 			if loc < 0 {
 				continue
 			}
