@@ -64,8 +64,8 @@ type index struct {
 
 	samples []*profile.Sample
 	locs    *locIndex // position of each sample's locations
-	w, dw    []int64 // sample values and, for mean reports, divisors
-	stats    *stats  // nodes' flat and cumulative values
+	w, dw   []int64   // sample values and, for mean reports, divisors
+	stats   *stats    // nodes' flat and cumulative values
 }
 
 // granularity says which parts of a frame identify a node.
