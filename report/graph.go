@@ -24,6 +24,9 @@ func (v valuer) get(vals []int64) (w, dw int64) {
 // stats holds every node's flat and cumulative values (see addSamples).
 type stats struct {
 	flat, flatDiv, cum, cumDiv []int64
+	// negative is set when some sample value or divisor is negative (a
+	// -base profile): edge weights can then exceed node values.
+	negative bool
 }
 
 func (s *stats) flatValue(n int32) int64 { return divide(s.flat[n], s.flatDiv[n]) }
@@ -45,17 +48,25 @@ type edge struct {
 	mark     int32 // last sample that added to w
 }
 
+// Edge roles of nodes, for computeEdges.
+const (
+	edgeless = iota // no edge of this node can matter
+	endpoint        // edges of this node matter if the other end is needed
+	needed          // the report prints this node's edges
+)
+
 // computeEdges collects the edges between kept nodes (all when kept is
-// nil) that start or end at a needed node. A stack that passes through
-// dropped nodes links the kept nodes on either side with a residual edge.
+// nil) whose ends have role endpoint or needed, one at least needed. A
+// stack that passes through dropped nodes links the kept nodes on either
+// side with a residual edge.
 // It runs in one goroutine: per-worker edge tables would multiply the
 // memory of the largest structure a report builds.
-func (ix *index) computeEdges(kept, need []bool) []edge {
-	return ix.scanEdges(0, len(ix.w), kept, need)
+func (ix *index) computeEdges(kept []bool, role []uint8) []edge {
+	return ix.scanEdges(0, len(ix.w), kept, role)
 }
 
 // scanEdges collects the edges of samples lo to hi.
-func (ix *index) scanEdges(lo, hi int, kept, need []bool) []edge {
+func (ix *index) scanEdges(lo, hi int, kept []bool, role []uint8) []edge {
 	var edges []edge
 	tab := newEdgeTable(len(ix.infos))
 	for si := lo; si < hi; si++ {
@@ -83,7 +94,7 @@ func (ix *index) scanEdges(lo, hi int, kept, need []bool) []edge {
 					residual = true
 					continue
 				}
-				if parent >= 0 && n != parent && (need[n] || need[parent]) {
+				if parent >= 0 && n != parent && role[n]+role[parent] >= endpoint+needed {
 					ei, isNew := tab.lookup(parent, n, int32(len(edges)))
 					if isNew {
 						edges = append(edges, edge{src: parent, dst: n, inline: j != outer})

@@ -289,6 +289,7 @@ func (ix *index) addSamples(samples []*profile.Sample, li *locIndex, val valuer)
 	})
 	ix.stats = sts[0]
 	for _, st := range sts[1:] {
+		ix.stats.negative = ix.stats.negative || st.negative
 		for n := range st.flat {
 			ix.stats.flat[n] += st.flat[n]
 			ix.stats.flatDiv[n] += st.flatDiv[n]
@@ -303,11 +304,14 @@ func (ix *index) addSamples(samples []*profile.Sample, li *locIndex, val valuer)
 // to the flat value of its innermost frame.
 func (ix *index) scanSamples(samples []*profile.Sample, lo, hi int, li *locIndex, val valuer) *stats {
 	nn := len(ix.infos)
-	st := &stats{make([]int64, nn), make([]int64, nn), make([]int64, nn), make([]int64, nn)}
+	st := &stats{flat: make([]int64, nn), flatDiv: make([]int64, nn), cum: make([]int64, nn), cumDiv: make([]int64, nn)}
 	stamp := make([]int32, nn)
 	for si := lo; si < hi; si++ {
 		s := samples[si]
 		w, dw := val.get(s.Value)
+		if w < 0 || dw < 0 {
+			st.negative = true
+		}
 		ix.w[si] = w
 		if ix.dw != nil {
 			ix.dw[si] = dw

@@ -45,11 +45,7 @@ func (r *run) buildGraph(rx *regexp.Regexp) *trimmed {
 		kept = keepSet(len(ix.infos), g.nodes)
 	}
 	edgeCut := abs64(int64(float64(graphFlat) * r.o.EdgeFraction))
-	need := make([]bool, len(ix.infos))
-	for _, n := range g.nodes {
-		need[n] = rx == nil || rx.MatchString(ix.names[n])
-	}
-	g.edges = ix.computeEdges(kept, need)
+	g.edges = ix.computeEdges(kept, edgeRoles(ix, g.nodes, rx, edgeCut))
 	g.in = make([][]int32, len(ix.infos))
 	g.out = make([][]int32, len(ix.infos))
 	for i := range g.edges {
@@ -128,4 +124,24 @@ func (r *run) selectUnit(g *trimmed) {
 	} else {
 		r.o.Unit = r.sampleUnit
 	}
+}
+
+// edgeRoles says which nodes' edges a report needs: those of the shown
+// nodes matching rx (all shown nodes if rx is nil). An edge weighs at most
+// the cumulative value of either end when no value is negative, so the
+// edges of nodes under the edge cutoff cannot be shown and are skipped.
+func edgeRoles(ix *index, shown []int32, rx *regexp.Regexp, edgeCut int64) []uint8 {
+	role := make([]uint8, len(ix.infos))
+	for n := range role {
+		role[n] = endpoint
+		if !ix.stats.negative && ix.stats.cum[n] < edgeCut {
+			role[n] = edgeless
+		}
+	}
+	for _, n := range shown {
+		if role[n] == endpoint && (rx == nil || rx.MatchString(ix.names[n])) {
+			role[n] = needed
+		}
+	}
+	return role
 }
