@@ -76,6 +76,16 @@ func readFile(name string, info os.FileInfo, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v", name, unwrapPath(err))
 	}
 	defer f.Close()
+	if info.Mode().IsRegular() {
+		// One read into a buffer of the file's size: io.ReadAll would grow
+		// its buffer a dozen times on a large profile.
+		data := make([]byte, info.Size())
+		n, err := io.ReadFull(f, data)
+		if err != nil && err != io.ErrUnexpectedEOF { // a file that shrank is read as it now is
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		return data[:n], nil
+	}
 	return readCapped(name, f, max)
 }
 
