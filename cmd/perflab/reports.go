@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/profiles"
@@ -158,6 +159,8 @@ type reportFlags struct {
 	base, diffBase stringList
 	normalize      bool
 	seconds        int
+	timeout        time.Duration
+	maxBytes       int64
 }
 
 // sampleShortcuts maps pprof's legacy flags to the sample type they select,
@@ -205,6 +208,8 @@ func addReportFlags(fs *flag.FlagSet, k rpt.Kind) *reportFlags {
 	fs.Var(&rf.diffBase, "diff_base", "compare with the profile at `source`")
 	fs.BoolVar(&rf.normalize, "normalize", false, "scale the profile to the base's total")
 	fs.IntVar(&rf.seconds, "seconds", 0, "duration of a CPU profile fetched from a URL")
+	fs.DurationVar(&rf.timeout, "timeout", 0, "bound on each fetch (default 1.5 x -seconds + 5s, else 60s)")
+	fs.Var((*profiles.Size)(&rf.maxBytes), "max_bytes", "refuse sources larger than `size`, also after decompression")
 	if k == rpt.Top || k == rpt.Peek || k == rpt.Tree {
 		fs.BoolVar(&rf.json, "json", false, "print JSON (see docs/json.md)")
 	}
@@ -253,7 +258,8 @@ func (rf *reportFlags) options(stderr io.Writer) (rpt.Options, error) {
 // loadForReport loads the sources, applying -base or -diff_base (and
 // -normalize) as pprof does.
 func loadForReport(ctx context.Context, sources []string, rf *reportFlags, stderr io.Writer) (*profile.Profile, error) {
-	opts := profiles.Options{Seconds: rf.seconds, Status: stderr, Base: rf.base, Normalize: rf.normalize}
+	opts := profiles.Options{Seconds: rf.seconds, Timeout: rf.timeout, MaxBytes: rf.maxBytes,
+		Status: stderr, Base: rf.base, Normalize: rf.normalize}
 	if len(rf.diffBase) > 0 {
 		opts.Base, opts.DiffBase = rf.diffBase, true
 	}
@@ -287,5 +293,9 @@ const reportFlagHelp = `Flags (pprof's names and meanings):
                          scales the profile to the base first
   -source_path=PATH, -trim_path=PREFIX
                          where list finds source files
+  -seconds=N             collect N seconds of CPU profile from a URL source
+  -timeout=D             bound on each fetch (default 1.5 x seconds + 5s, else 60s)
+  -max_bytes=SIZE        refuse sources larger than SIZE, also after
+                         decompression (default 1GiB)
   -json                  JSON output (top, peek, tree; see docs/json.md)
 `

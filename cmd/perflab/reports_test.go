@@ -341,6 +341,9 @@ func TestReportErrors(t *testing.T) {
 		{[]string{"top", "-sample_index=alloc_space", good}, 1, "alloc_space"},
 		{[]string{"top", "-divide_by=0", good}, 1, "zero divisor"},
 		{[]string{"top", "-granularity=x", good}, 2, "granularity"},
+		{[]string{"top", "-max_bytes=16", good}, 1, "raise it with -max_bytes"},
+		{[]string{"top", "-max_bytes=lots", good}, 2, "max_bytes"},
+		{[]string{"top", "-timeout=soon", good}, 2, "timeout"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := exitCode(&stderr, run(context.Background(), &stdout, &stderr, c.args))
