@@ -49,6 +49,7 @@ type Result struct {
 type Conn struct {
 	target  *Target
 	nc      net.Conn
+	rw      io.ReadWriter // nc, or a rawConn on nc for plain TCP
 	br      *bufio.Reader
 	reused  bool
 	current atomic.Pointer[net.Conn] // nc, for Abort
@@ -140,7 +141,7 @@ func (c *Conn) do(ctx context.Context, deadline time.Time, r *Result, tm *Timing
 	if c.aborted.Load() {
 		return ErrAborted
 	}
-	if _, err := c.nc.Write(c.target.Request); err != nil {
+	if _, err := c.rw.Write(c.target.Request); err != nil {
 		return &idleClosedError{err: err, unwritten: true}
 	}
 	t2 := time.Now()
@@ -191,12 +192,17 @@ func (c *Conn) dial(ctx context.Context, deadline time.Time, tm *Timing) error {
 		}
 		nc = tc
 	}
-	c.nc = nc
+	c.nc, c.rw = nc, nc
+	if tc, ok := nc.(*net.TCPConn); ok {
+		if rc, err := newRawConn(tc); err == nil {
+			c.rw = rc
+		}
+	}
 	c.current.Store(&nc)
 	if c.br == nil {
-		c.br = bufio.NewReaderSize(nc, 16<<10)
+		c.br = bufio.NewReaderSize(c.rw, 16<<10)
 	} else {
-		c.br.Reset(nc)
+		c.br.Reset(c.rw)
 	}
 	return nil
 }
