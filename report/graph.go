@@ -61,13 +61,13 @@ const (
 // side with a residual edge.
 // It runs in one goroutine: per-worker edge tables would multiply the
 // memory of the largest structure a report builds.
-func (ix *index) computeEdges(kept []bool, role []uint8) []edge {
+func (ix *index) computeEdges(kept []bool, role []uint8) *edgeList {
 	return ix.scanEdges(0, len(ix.w), kept, role)
 }
 
 // scanEdges collects the edges of samples lo to hi.
-func (ix *index) scanEdges(lo, hi int, kept []bool, role []uint8) []edge {
-	var edges []edge
+func (ix *index) scanEdges(lo, hi int, kept []bool, role []uint8) *edgeList {
+	edges := &edgeList{}
 	tab := newEdgeTable(len(ix.infos))
 	for si := lo; si < hi; si++ {
 		w := ix.w[si]
@@ -95,11 +95,11 @@ func (ix *index) scanEdges(lo, hi int, kept []bool, role []uint8) []edge {
 					continue
 				}
 				if parent >= 0 && n != parent && role[n]+role[parent] >= endpoint+needed {
-					ei, isNew := tab.lookup(parent, n, int32(len(edges)))
+					ei, isNew := tab.lookup(parent, n, edges.n)
 					if isNew {
-						edges = append(edges, edge{src: parent, dst: n, inline: j != outer})
+						edges.add(edge{src: parent, dst: n, inline: j != outer})
 					}
-					e := &edges[ei]
+					e := edges.at(ei)
 					if e.mark != mark {
 						e.mark = mark
 						e.w += w
@@ -118,6 +118,29 @@ func (ix *index) scanEdges(lo, hi int, kept []bool, role []uint8) []edge {
 		}
 	}
 	return edges
+}
+
+// An edgeList holds edges in fixed-size chunks: growing it copies nothing,
+// so a large graph leaves no garbage behind (a slice grown by append
+// allocates about five times its final size on the way).
+type edgeList struct {
+	chunks [][]edge
+	n      int32
+}
+
+const edgeChunkBits = 13
+
+func (l *edgeList) add(e edge) {
+	if l.n&(1<<edgeChunkBits-1) == 0 {
+		l.chunks = append(l.chunks, make([]edge, 1<<edgeChunkBits))
+	}
+	l.chunks[l.n>>edgeChunkBits][l.n&(1<<edgeChunkBits-1)] = e
+	l.n++
+}
+
+// at returns edge i.
+func (l *edgeList) at(i int32) *edge {
+	return &l.chunks[i>>edgeChunkBits][i&(1<<edgeChunkBits-1)]
 }
 
 // parallelMin is the number of samples from which scans run in parallel.

@@ -24,7 +24,7 @@ func (g *trimmed) items() []item {
 	for _, n := range g.nodes {
 		var inl, notInl bool
 		for _, ei := range g.in[n] {
-			if g.edges[ei].inline {
+			if g.edges.at(ei).inline {
 				inl = true
 			} else {
 				notInl = true
@@ -64,7 +64,7 @@ func (r *run) top(w io.Writer) error {
 func (g *trimmed) sortedEdges(list []int32) []*edge {
 	es := make([]*edge, len(list))
 	for i, ei := range list {
-		es[i] = &g.edges[ei]
+		es[i] = g.edges.at(ei)
 	}
 	names := g.ix.names
 	sort.Slice(es, func(i, j int) bool {

@@ -10,7 +10,7 @@ type trimmed struct {
 	nodes     []int32 // shown nodes, in report order
 	origCount int     // nodes before -nodecount
 	dropped   int     // nodes under -nodefraction
-	edges     []edge
+	edges     *edgeList
 	in, out   [][]int32 // edge indexes by node ID
 }
 
@@ -48,13 +48,13 @@ func (r *run) buildGraph(rx *regexp.Regexp) *trimmed {
 	g.edges = ix.computeEdges(kept, edgeRoles(ix, g.nodes, rx, edgeCut))
 	g.in = make([][]int32, len(ix.infos))
 	g.out = make([][]int32, len(ix.infos))
-	for i := range g.edges {
-		e := &g.edges[i]
+	for i := range g.edges.n {
+		e := g.edges.at(i)
 		if abs64(e.w) < edgeCut {
 			continue
 		}
-		g.in[e.dst] = append(g.in[e.dst], int32(i))
-		g.out[e.src] = append(g.out[e.src], int32(i))
+		g.in[e.dst] = append(g.in[e.dst], i)
+		g.out[e.src] = append(g.out[e.src], i)
 	}
 	r.selectUnit(g)
 	return g
