@@ -29,6 +29,9 @@ var emptyStack = make([]*profile.Location, 0)
 // locations and labels as ParseData does. Big profiles are decoded by
 // several goroutines, each on its own range of samples.
 func (d *decoder) samples() error {
+	// The other messages are decoded: the GC that decoding a large
+	// profile's samples triggers can reclaim their lists.
+	d.mappingMsgs, d.functionMsgs, d.locationMsgs, d.stringMsgs = nil, nil, nil, nil
 	ss := make([]profile.Sample, len(d.sampleMsgs))
 	d.p.Sample = make([]*profile.Sample, len(ss))
 	if len(d.p.SampleType) == 0 && len(ss) > 0 {
