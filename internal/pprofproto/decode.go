@@ -70,9 +70,10 @@ type decoder struct {
 	p *profile.Profile
 
 	// Top-level fields, as read by scan.
+	data         []byte // the whole Profile message
 	sampleTypes  []valueType
 	periodType   *valueType
-	sampleMsgs   [][]byte
+	sampleAt     []int // where each Sample field starts in data (a third of the memory of its payload slice)
 	mappingMsgs  [][]byte
 	locationMsgs [][]byte
 	functionMsgs [][]byte
@@ -102,12 +103,14 @@ func (d *decoder) scan(data []byte) error {
 	if err := d.reserve(data); err != nil {
 		return err
 	}
+	d.data = data
 	for i := 0; i < len(data); {
+		start := i
 		var err error
 		if i, err = next(data, i, &f); err != nil {
 			return err
 		}
-		if err := d.topField(&f); err != nil {
+		if err := d.topField(&f, start); err != nil {
 			return err
 		}
 	}
@@ -128,7 +131,7 @@ func (d *decoder) reserve(data []byte) error {
 			n[f.num]++
 		}
 	}
-	d.sampleMsgs = make([][]byte, 0, n[2])
+	d.sampleAt = make([]int, 0, n[2])
 	d.mappingMsgs = make([][]byte, 0, n[3])
 	d.locationMsgs = make([][]byte, 0, n[4])
 	d.functionMsgs = make([][]byte, 0, n[5])
@@ -136,7 +139,8 @@ func (d *decoder) reserve(data []byte) error {
 	return nil
 }
 
-func (d *decoder) topField(f *field) error {
+// topField records top-level field f, which starts at offset start.
+func (d *decoder) topField(f *field, start int) error {
 	var err error
 	if f.num >= 1 && f.num <= 6 || f.num == 11 {
 		if f.typ != wireBytes {
@@ -149,7 +153,7 @@ func (d *decoder) topField(f *field) error {
 		err = decodeValueType(f.data, &vt)
 		d.sampleTypes = append(d.sampleTypes, vt)
 	case 2:
-		d.sampleMsgs = append(d.sampleMsgs, f.data)
+		d.sampleAt = append(d.sampleAt, start)
 	case 3:
 		d.mappingMsgs = append(d.mappingMsgs, f.data)
 	case 4:

@@ -32,7 +32,7 @@ func (d *decoder) samples() error {
 	// The other messages are decoded: the GC that decoding a large
 	// profile's samples triggers can reclaim their lists.
 	d.mappingMsgs, d.functionMsgs, d.locationMsgs, d.stringMsgs = nil, nil, nil, nil
-	ss := make([]profile.Sample, len(d.sampleMsgs))
+	ss := make([]profile.Sample, len(d.sampleAt))
 	d.p.Sample = make([]*profile.Sample, len(ss))
 	if len(d.p.SampleType) == 0 && len(ss) > 0 {
 		return errWire
@@ -66,7 +66,11 @@ func (d *decoder) sampleRange(ss []profile.Sample, lo, hi int) error {
 	for i := lo; i < hi; i++ {
 		s := &ss[i]
 		d.p.Sample[i] = s
-		if err := d.sample(sd, d.sampleMsgs[i], s); err != nil {
+		var f field
+		if _, err := next(d.data, d.sampleAt[i], &f); err != nil {
+			return err
+		}
+		if err := d.sample(sd, f.data, s); err != nil {
 			return err
 		}
 		if len(s.Value) != len(d.p.SampleType) {
