@@ -58,8 +58,10 @@ var samplesPerWorker = 50_000
 // sampleRange decodes samples lo to hi-1 into ss.
 func (d *decoder) sampleRange(ss []profile.Sample, lo, hi int) error {
 	n := hi - lo + 16
+	// Stacks come from 2 MB chunks: each worker's last chunk is on average
+	// half unused, so larger ones cost more than their fewer allocations save.
 	sd := &sampleDecoder{
-		locs: slab[*profile.Location]{chunk: min(n*16, 1<<20)},
+		locs: slab[*profile.Location]{chunk: min(n*16, 1<<18)},
 		vals: slab[int64]{chunk: min(n*len(d.p.SampleType), 1<<18)},
 		strs: slab[string]{chunk: 1 << 12},
 	}
