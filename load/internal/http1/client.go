@@ -49,7 +49,9 @@ type Result struct {
 type Conn struct {
 	target  *Target
 	nc      net.Conn
-	rw      io.ReadWriter // nc, or a rawConn on nc for plain TCP
+	rw      io.ReadWriter // nc, or raw for plain TCP
+	raw     *rawConn
+	readAt  time.Time // when the last response was read to its end
 	br      *bufio.Reader
 	reused  bool
 	current atomic.Pointer[net.Conn] // nc, for Abort
@@ -65,7 +67,7 @@ func (c *Conn) Close() error {
 		return nil
 	}
 	err := c.nc.Close()
-	c.nc = nil
+	c.nc, c.raw, c.readAt = nil, nil, time.Time{}
 	c.current.Store(nil)
 	return err
 }
@@ -141,16 +143,13 @@ func (c *Conn) do(ctx context.Context, deadline time.Time, r *Result, tm *Timing
 	if c.aborted.Load() {
 		return ErrAborted
 	}
-	if _, err := c.rw.Write(c.target.Request); err != nil {
-		return &idleClosedError{err: err, unwritten: true}
+	t2, err := c.send(t1)
+	if err != nil {
+		return err
 	}
-	t2 := time.Now()
 	tm.Write = t2.Sub(t1)
 	if _, err := c.br.Peek(1); err != nil {
-		if err == io.EOF || errors.Is(err, syscall.ECONNRESET) {
-			return &idleClosedError{err: err}
-		}
-		return err
+		return waitError(err)
 	}
 	t3 := time.Now()
 	tm.Wait = t3.Sub(t2)
@@ -159,7 +158,40 @@ func (c *Conn) do(ctx context.Context, deadline time.Time, r *Result, tm *Timing
 	}
 	n, err := DiscardBody(c.br, &r.Head, c.target.Head)
 	r.Bytes = n
-	tm.Read = time.Since(t3)
+	c.readAt = time.Now()
+	tm.Read = c.readAt.Sub(t3)
+	return err
+}
+
+// quickTurn is how soon after reading a response a request on the same
+// connection may skip the read that would find nothing (see send).
+const quickTurn = time.Millisecond
+
+// send writes the request and returns when it finished writing. On a
+// plain TCP connection whose last response ended less than quickTurn
+// before now, with nothing left unread in the buffer, it also waits for
+// the response, saving a system call (rawConn.WriteAndWait).
+func (c *Conn) send(now time.Time) (time.Time, error) {
+	req := c.target.Request
+	if c.raw != nil && c.br.Buffered() == 0 && now.Sub(c.readAt) < quickTurn {
+		n, at, err := c.raw.WriteAndWait(req)
+		if n == len(req) {
+			return at, waitError(err)
+		}
+		req = req[n:]
+	}
+	if _, err := c.rw.Write(req); err != nil {
+		return time.Time{}, &idleClosedError{err: err, unwritten: true}
+	}
+	return time.Now(), nil
+}
+
+// waitError is the error of waiting for a response's first byte: one that
+// says the server had closed the connection is an idleClosedError.
+func waitError(err error) error {
+	if err == io.EOF || errors.Is(err, syscall.ECONNRESET) {
+		return &idleClosedError{err: err}
+	}
 	return err
 }
 
@@ -195,7 +227,7 @@ func (c *Conn) dial(ctx context.Context, deadline time.Time, tm *Timing) error {
 	c.nc, c.rw = nc, nc
 	if tc, ok := nc.(*net.TCPConn); ok {
 		if rc, err := newRawConn(tc); err == nil {
-			c.rw = rc
+			c.rw, c.raw = rc, rc
 		}
 	}
 	c.current.Store(&nc)

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -29,6 +30,9 @@ type rawConn struct {
 	errno   syscall.Errno
 	readFn  func(fd uintptr) bool // made once: a closure per call would allocate
 	writeFn func(fd uintptr) bool
+	sendFn  func(fd uintptr) bool
+	sending bool      // sendFn's first call: write c.buf
+	sentAt  time.Time // when sendFn wrote all of c.buf
 }
 
 func newRawConn(nc *net.TCPConn) (*rawConn, error) {
@@ -39,6 +43,7 @@ func newRawConn(nc *net.TCPConn) (*rawConn, error) {
 	c := &rawConn{nc: nc, rc: rc}
 	c.readFn = func(fd uintptr) bool { return c.call(syscall.SYS_READ, fd) }
 	c.writeFn = func(fd uintptr) bool { return c.call(syscall.SYS_WRITE, fd) }
+	c.sendFn = c.send
 	return c, nil
 }
 
@@ -94,6 +99,47 @@ func (c *rawConn) Write(p []byte) (int, error) {
 		total += c.n
 	}
 	return total, nil
+}
+
+// WriteAndWait writes p and waits until the socket is readable, saving
+// the read that, right after a write, would find nothing yet (EAGAIN)
+// before waiting. It reports how much of p it wrote and when it finished
+// writing; if that is short of len(p) (the socket's buffer was full, or
+// the write failed), it did not wait and the caller goes on with Write,
+// which reports any error. err is the error of waiting (a deadline).
+//
+// The request is written inside the raw read call, after the poller's
+// read readiness was reset: the response can only arrive after that, so
+// its readiness is not missed. Readiness that came before (data or an
+// end of connection left unread on the socket) is missed: the caller must
+// use it only on a connection that was read up to the end of a response
+// an instant ago. A server that closed it in between gets the request
+// and answers with a reset, which ends the wait.
+func (c *rawConn) WriteAndWait(p []byte) (wrote int, at time.Time, err error) {
+	c.buf, c.n, c.errno, c.sending = p, 0, 0, true
+	err = c.rc.Read(c.sendFn)
+	c.buf = nil
+	if c.n < len(p) || c.errno != 0 {
+		return c.n, time.Time{}, nil
+	}
+	if err != nil {
+		err = c.renameOp(err, "read")
+	}
+	return c.n, c.sentAt, err
+}
+
+// send is WriteAndWait's raw read function: the first call writes, and
+// asks to wait if it wrote everything; the next, after the wait, stops.
+func (c *rawConn) send(fd uintptr) bool {
+	if !c.sending {
+		return true
+	}
+	c.sending = false
+	if !c.call(syscall.SYS_WRITE, fd) || c.errno != 0 || c.n < len(c.buf) {
+		return true
+	}
+	c.sentAt = time.Now()
+	return false
 }
 
 // opError wraps a system call's error as net.Conn would.

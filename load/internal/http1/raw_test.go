@@ -2,6 +2,7 @@ package http1
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -88,5 +89,68 @@ func TestRawConnErrors(t *testing.T) {
 	if !errors.Is(err, syscall.ECONNRESET) || !strings.HasPrefix(err.Error(), "read tcp 127.0.0.1:") ||
 		!strings.HasSuffix(err.Error(), ": read: connection reset by peer") {
 		t.Errorf("Read after a reset: %v; want read tcp ...: read: connection reset by peer", err)
+	}
+}
+
+// TestWriteAndWait checks that WriteAndWait writes everything, returns
+// once the answer is there, and ends the wait on a deadline.
+func TestWriteAndWait(t *testing.T) {
+	rc, srv := pair(t)
+	go func() {
+		buf := make([]byte, 4)
+		if _, err := io.ReadFull(srv, buf); err == nil {
+			time.Sleep(20 * time.Millisecond)
+			srv.Write(bytes.ToUpper(buf))
+		}
+	}()
+	start := time.Now()
+	rc.nc.SetDeadline(start.Add(5 * time.Second)) // a wait that misses the answer fails, not hangs
+	n, at, err := rc.WriteAndWait([]byte("ping"))
+	if n != 4 || err != nil || at.Before(start) || time.Since(start) < 20*time.Millisecond {
+		t.Fatalf("WriteAndWait = %d, %v, %v after %v; want 4, the write's time, nil after the answer", n, at, err, time.Since(start))
+	}
+	buf := make([]byte, 10)
+	if n, err := rc.Read(buf); string(buf[:n]) != "PING" || err != nil {
+		t.Fatalf("Read after the wait = %q, %v; want PING", buf[:n], err)
+	}
+	rc.nc.SetDeadline(time.Now().Add(20 * time.Millisecond))
+	n, _, err = rc.WriteAndWait([]byte("ping"))
+	if n != 4 || !errors.Is(err, os.ErrDeadlineExceeded) || !strings.HasPrefix(err.Error(), "read tcp ") {
+		t.Errorf("WriteAndWait to a silent server = %d, %v; want 4, read tcp ...: i/o timeout", n, err)
+	}
+}
+
+// TestQuickTurnAfterClose sends requests to a server that closes every
+// connection right after its response, without saying so: the next
+// request is written and waited for on the closed connection, and must
+// be retried on a new one at once, not wait for the deadline.
+func TestQuickTurnAfterClose(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Read(make([]byte, 1024))
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+			c.Close()
+		}
+	}()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	c := NewConn(&Target{Host: "127.0.0.1", Port: port, Request: []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), Replayable: true})
+	defer c.Close()
+	for i := range 20 {
+		var r Result
+		var tm Timing
+		start := time.Now()
+		err := c.Do(context.Background(), time.Now().Add(5*time.Second), &r, &tm)
+		if err != nil || r.Head.Status != 200 || time.Since(start) > time.Second {
+			t.Fatalf("request %d: %v, status %d after %v; want 200 at once", i, err, r.Head.Status, time.Since(start))
+		}
 	}
 }
