@@ -94,6 +94,13 @@ func parseFlags(c *command, fs *flag.FlagSet, stdout io.Writer, args []string) e
 	return nil
 }
 
+// stringList is a flag that may be repeated, such as load's -H or the
+// reports' -base; it keeps every value in order.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
 // A usageError is a mistake in the command line: exit status 2.
 type usageError struct {
 	cmd string

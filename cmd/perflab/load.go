@@ -75,14 +75,8 @@ type loadFlags struct {
 	contentType, auth, proxy, host, out string
 	h2, noCompression, noKeepAlive      bool
 	noRedirects                         bool
-	headers                             headerList
+	headers                             stringList // repeated -H
 }
-
-// headerList collects repeated -H flags.
-type headerList []string
-
-func (h *headerList) String() string     { return strings.Join(*h, ", ") }
-func (h *headerList) Set(v string) error { *h = append(*h, v); return nil }
 
 func runLoad(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(loadCmd)

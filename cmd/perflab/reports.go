@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/google/pprof/profile"
@@ -142,12 +141,6 @@ func runReport(ctx context.Context, c *command, k rpt.Kind, stdout, stderr io.Wr
 	}
 	return rpt.Generate(stdout, p, k, o)
 }
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // reportFlags holds the values of pprof's report flags.
 type reportFlags struct {
