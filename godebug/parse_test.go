@@ -92,6 +92,9 @@ func TestParseOther(t *testing.T) {
 		{"SCHED 305ms: gomaxprocs=2 idleprocs=1 threads=4 spinningthreads=1 needspinning=1 idlethreads=2 runqueue=0 [ 3 0 ] schedticks=[ 2614 3002 ]",
 			&Sched{At: 305 * time.Millisecond, GOMAXPROCS: 2, IdleProcs: 1, Threads: 4, SpinningThreads: 1, NeedSpinning: 1, IdleThreads: 2,
 				LocalRunQueues: []int{3, 0}, SchedTicks: []int64{2614, 3002}}},
+		{ // printed by Go 1.26 at startup while main was locked to its thread
+			"SCHED 0ms: gomaxprocs=2 idleprocs=0 threads=4 spinningthreads=1 needspinning=0 idlethreads=1 runqueue=0 gcwaiting=false nmidlelocked=-1 stopwait=0 sysmonwait=false",
+			&Sched{GOMAXPROCS: 2, Threads: 4, SpinningThreads: 1, IdleThreads: 1, NMIdleLocked: -1, Detailed: true}},
 	}
 	for _, tt := range tests {
 		if got := parseOne(t, tt.line); !reflect.DeepEqual(got, tt.want) {
