@@ -163,6 +163,21 @@ func parseBool(c *cursor, v string) bool {
 	return b
 }
 
+// setFields hands each key=value token of s to set, which reports whether
+// it knows the key, and fails c unless at least min keys were known.
+func setFields(c *cursor, s string, min int, set func(k, v string) bool) {
+	known := 0
+	for _, tok := range strings.Fields(s) {
+		k, v, _ := strings.Cut(tok, "=")
+		if set(k, v) {
+			known++
+		}
+	}
+	if c.err == nil && known < min {
+		c.failf("missing fields")
+	}
+}
+
 // parseSchedP parses "  P0: status=1 schedtick=1 syscalltick=0 m=0
 // runqsize=0 gfreecnt=0 timerslen=0".
 func parseSchedP(line string) (*SchedP, error) {
@@ -171,10 +186,7 @@ func parseSchedP(line string) (*SchedP, error) {
 	c.lit("P")
 	p.ID = int(c.int())
 	c.lit(": ")
-	seen := 0
-	for _, tok := range strings.Fields(c.s) {
-		k, v, _ := strings.Cut(tok, "=")
-		seen++
+	setFields(c, c.s, 5, func(k, v string) bool {
 		switch k {
 		case "status":
 			p.Status = int(atoi(c, k, v))
@@ -191,12 +203,10 @@ func parseSchedP(line string) (*SchedP, error) {
 		case "timerslen":
 			p.Timers = int(atoi(c, k, v))
 		default:
-			seen--
+			return false
 		}
-	}
-	if c.err == nil && seen < 5 {
-		c.failf("missing fields")
-	}
+		return true
+	})
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -217,10 +227,7 @@ func parseSchedM(line string) (*SchedM, error) {
 		m.PreemptOff = rest[i+len("preemptoff=") : j]
 		rest = rest[:i] + rest[j+1:]
 	}
-	seen := 0
-	for _, tok := range strings.Fields(rest) {
-		k, v, _ := strings.Cut(tok, "=")
-		seen++
+	setFields(c, rest, 5, func(k, v string) bool {
 		switch k {
 		case "p":
 			m.P = id(c, k, v)
@@ -241,12 +248,10 @@ func parseSchedM(line string) (*SchedM, error) {
 		case "lockedg":
 			m.LockedG = id(c, k, v)
 		default:
-			seen--
+			return false
 		}
-	}
-	if c.err == nil && seen < 5 {
-		c.failf("missing fields")
-	}
+		return true
+	})
 	if c.err != nil {
 		return nil, c.err
 	}

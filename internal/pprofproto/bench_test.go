@@ -28,64 +28,58 @@ func benchData(b *testing.B) (gz, raw []byte) {
 	return gz, raw
 }
 
-// BenchmarkDecode decodes the uncompressed benchmark profile.
-func BenchmarkDecode(b *testing.B) {
-	_, raw := benchData(b)
-	b.SetBytes(int64(len(raw)))
+// benchBytes runs op on data in the benchmark loop and reports bytes per
+// second, allocations and CPU time per operation.
+func benchBytes(b *testing.B, data []byte, op func([]byte) error) {
+	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	start := cpuTime()
 	for b.Loop() {
-		if _, err := Decode(raw); err != nil {
+		if err := op(data); err != nil {
 			b.Fatal(err)
 		}
 	}
 	reportCPU(b, start)
+}
+
+// BenchmarkDecode decodes the uncompressed benchmark profile.
+func BenchmarkDecode(b *testing.B) {
+	_, raw := benchData(b)
+	benchBytes(b, raw, func(raw []byte) error {
+		_, err := Decode(raw)
+		return err
+	})
 }
 
 // BenchmarkProfileParse is the baseline: pprof's own decoder on the same
 // uncompressed bytes.
 func BenchmarkProfileParse(b *testing.B) {
 	_, raw := benchData(b)
-	b.SetBytes(int64(len(raw)))
-	b.ReportAllocs()
-	start := cpuTime()
-	for b.Loop() {
-		if _, err := profile.ParseData(raw); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportCPU(b, start)
+	benchBytes(b, raw, func(raw []byte) error {
+		_, err := profile.ParseData(raw)
+		return err
+	})
 }
 
 // BenchmarkGunzip decompresses the gzipped benchmark profile.
 func BenchmarkGunzip(b *testing.B) {
 	gz, _ := benchData(b)
-	b.SetBytes(int64(len(gz)))
-	b.ReportAllocs()
-	start := cpuTime()
-	for b.Loop() {
-		if _, err := Gunzip(gz, -1); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportCPU(b, start)
+	benchBytes(b, gz, func(gz []byte) error {
+		_, err := Gunzip(gz, -1)
+		return err
+	})
 }
 
 // BenchmarkGunzipReadAll is the baseline: what ParseData does, io.ReadAll
 // over compress/gzip.
 func BenchmarkGunzipReadAll(b *testing.B) {
 	gz, _ := benchData(b)
-	b.SetBytes(int64(len(gz)))
-	b.ReportAllocs()
-	start := cpuTime()
-	for b.Loop() {
+	benchBytes(b, gz, func(gz []byte) error {
 		zr, err := gzip.NewReader(bytes.NewReader(gz))
 		if err != nil {
-			b.Fatal(err)
+			return err
 		}
-		if _, err := io.ReadAll(zr); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportCPU(b, start)
+		_, err = io.ReadAll(zr)
+		return err
+	})
 }
