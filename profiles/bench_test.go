@@ -32,47 +32,48 @@ var benchConfigs = []struct {
 	{"large", profgen.Default},
 }
 
-// BenchmarkParseData measures decompressing and decoding a gzipped
-// profile.proto held in memory.
-func BenchmarkParseData(b *testing.B) {
+// forEachProfile runs bench as a sub-benchmark on the generated profile of
+// each of benchConfigs; the large one is skipped with -short.
+func forEachProfile(b *testing.B, bench func(b *testing.B, path string)) {
 	for _, bc := range benchConfigs {
 		b.Run(bc.name, func(b *testing.B) {
 			if bc.name == "large" && testing.Short() {
 				b.Skip("large profile skipped with -short")
 			}
-			path := benchProfile(b, bc.cfg)
-			data, err := os.ReadFile(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := ParseData(path, data, Options{}); err != nil {
-					b.Fatal(err)
-				}
-			}
+			bench(b, benchProfile(b, bc.cfg))
 		})
 	}
+}
+
+// BenchmarkParseData measures decompressing and decoding a gzipped
+// profile.proto held in memory.
+func BenchmarkParseData(b *testing.B) {
+	forEachProfile(b, func(b *testing.B, path string) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ParseData(path, data, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkLoad measures the whole of Load on a file: reading, decoding,
 // validating and preparing the profile for reports.
 func BenchmarkLoad(b *testing.B) {
-	for _, bc := range benchConfigs {
-		b.Run(bc.name, func(b *testing.B) {
-			if bc.name == "large" && testing.Short() {
-				b.Skip("large profile skipped with -short")
+	forEachProfile(b, func(b *testing.B, path string) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Load(context.Background(), []string{path}, Options{}); err != nil {
+				b.Fatal(err)
 			}
-			path := benchProfile(b, bc.cfg)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Load(context.Background(), []string{path}, Options{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // BenchmarkDecompress measures inflating a gzipped profile within the cap.
