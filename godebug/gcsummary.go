@@ -121,29 +121,45 @@ func rangeOf(ps []GCPoint, f func(GCPoint) int64) Range {
 	return r
 }
 
-// windows splits the points into k spans of equal time and summarises
-// each span that holds a collection.
-func windows(ps []GCPoint, k int) []GCWindow {
+// timeSpans splits points, in time order, into k spans of equal time by
+// at, and returns the spans that hold a point. The last span takes
+// everything left, so no point is lost to rounding.
+func timeSpans[P any](ps []P, k int, at func(P) time.Duration) [][]P {
 	if len(ps) == 0 {
 		return nil
 	}
-	t0, t1 := ps[0].Start, ps[len(ps)-1].Start
-	var out []GCWindow
+	t0, t1 := at(ps[0]), at(ps[len(ps)-1])
+	var out [][]P
 	i := 0
 	for w := 1; w <= k; w++ {
 		end := t0 + (t1-t0)*time.Duration(w)/time.Duration(k)
+		j := i
+		for j < len(ps) && (at(ps[j]) <= end || w == k) {
+			j++
+		}
+		if j > i {
+			out = append(out, ps[i:j])
+		}
+		i = j
+	}
+	return out
+}
+
+// windows splits the points into k spans of equal time and summarises
+// each span that holds a collection.
+func windows(ps []GCPoint, k int) []GCWindow {
+	var out []GCWindow
+	for _, span := range timeSpans(ps, k, func(p GCPoint) time.Duration { return p.Start }) {
 		var win GCWindow
-		for ; i < len(ps) && (ps[i].Start <= end || w == k); i++ {
-			p := ps[i]
+		for _, p := range span {
 			win.GCs++
 			win.PauseMax = max(win.PauseMax, p.Pause.Seconds())
-			win.EndSeconds = p.Start.Seconds()
-			win.GCCPUPercent = p.CPUPercent
-			win.HeapStart, win.HeapEnd, win.HeapLive, win.HeapGoal = p.HeapStart, p.HeapEnd, p.HeapLive, p.HeapGoal
 		}
-		if win.GCs > 0 {
-			out = append(out, win)
-		}
+		last := span[len(span)-1]
+		win.EndSeconds = last.Start.Seconds()
+		win.GCCPUPercent = last.CPUPercent
+		win.HeapStart, win.HeapEnd, win.HeapLive, win.HeapGoal = last.HeapStart, last.HeapEnd, last.HeapLive, last.HeapGoal
+		out = append(out, win)
 	}
 	return out
 }

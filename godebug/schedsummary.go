@@ -93,20 +93,12 @@ func (a *SchedAnalyzer) Summary() *SchedSummary {
 // schedWindows splits the samples into k spans of equal time and
 // summarises each span that holds a sample.
 func schedWindows(ps []SchedPoint, k int) []SchedWindow {
-	if len(ps) == 0 {
-		return nil
-	}
-	t0, t1 := ps[0].At, ps[len(ps)-1].At
 	var out []SchedWindow
-	i := 0
-	for w := 1; w <= k; w++ {
-		end := t0 + (t1-t0)*time.Duration(w)/time.Duration(k)
+	for _, span := range timeSpans(ps, k, func(p SchedPoint) time.Duration { return p.At }) {
 		var win SchedWindow
 		var idle float64
-		for ; i < len(ps) && (ps[i].At <= end || w == k); i++ {
-			p := ps[i]
+		for _, p := range span {
 			win.Samples++
-			win.EndSeconds = p.At.Seconds()
 			if p.GOMAXPROCS > 0 {
 				idle += float64(p.IdleProcs) / float64(p.GOMAXPROCS)
 			}
@@ -114,10 +106,9 @@ func schedWindows(ps []SchedPoint, k int) []SchedWindow {
 			win.LocalRunQueueMax = max(win.LocalRunQueueMax, p.LocalMax)
 			win.ThreadsMax = max(win.ThreadsMax, p.Threads)
 		}
-		if win.Samples > 0 {
-			win.IdleProcsPercent = 100 * idle / float64(win.Samples)
-			out = append(out, win)
-		}
+		win.EndSeconds = span[len(span)-1].At.Seconds()
+		win.IdleProcsPercent = 100 * idle / float64(win.Samples)
+		out = append(out, win)
 	}
 	return out
 }
