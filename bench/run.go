@@ -172,17 +172,25 @@ func evalSymlinks(p string) string {
 // git runs git in dir and returns its trimmed output; errors carry git's
 // first line of complaint.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		if line := firstLine(errb.String()); line != "" {
+	out, stderr, err := runIn(ctx, dir, "git", args...)
+	if err != nil {
+		if line := firstLine(stderr); line != "" {
 			return "", errors.New(line)
 		}
 		return "", err
 	}
-	return strings.TrimSpace(out.String()), nil
+	return strings.TrimSpace(out), nil
+}
+
+// runIn runs name with args in dir and returns what it wrote to stdout
+// and to stderr.
+func runIn(ctx context.Context, dir, name string, args ...string) (stdout, stderr string, err error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	return out.String(), errb.String(), err
 }
 
 func firstLine(s string) string {
@@ -230,18 +238,15 @@ func build(ctx context.Context, s *Side, cfg RunConfig) ([]testBinary, error) {
 // goCmd runs the go command in dir; its error holds the command's output
 // folded onto one line.
 func goCmd(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		msg := strings.Join(strings.Fields(strings.ReplaceAll(errb.String(), "\n", " ; ")), " ")
+	out, stderr, err := runIn(ctx, dir, "go", args...)
+	if err != nil {
+		msg := strings.Join(strings.Fields(strings.ReplaceAll(stderr, "\n", " ; ")), " ")
 		if msg == "" {
 			msg = err.Error()
 		}
 		return "", errors.New(msg)
 	}
-	return out.String(), nil
+	return out, nil
 }
 
 // runOnce runs bin's benchmarks once and appends the output to the side's
