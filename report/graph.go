@@ -62,14 +62,9 @@ const (
 // It runs in one goroutine: per-worker edge tables would multiply the
 // memory of the largest structure a report builds.
 func (ix *index) computeEdges(kept []bool, role []uint8) *edgeList {
-	return ix.scanEdges(0, len(ix.w), kept, role)
-}
-
-// scanEdges collects the edges of samples lo to hi.
-func (ix *index) scanEdges(lo, hi int, kept []bool, role []uint8) *edgeList {
 	edges := &edgeList{}
 	tab := newEdgeTable(len(ix.infos))
-	for si := lo; si < hi; si++ {
+	for si := range ix.w {
 		w := ix.w[si]
 		var dw int64
 		if ix.dw != nil {
