@@ -66,8 +66,8 @@ func GenerateJSON(w io.Writer, p *profile.Profile, k Kind, o Options) error {
 	}
 	var rx *regexp.Regexp
 	if k == Peek {
-		if rx, err = regexp.Compile(r.o.Symbol); err != nil {
-			return fmt.Errorf("parsing argument regexp %s: %v", r.o.Symbol, err)
+		if rx, err = r.symbolRegexp(); err != nil {
+			return err
 		}
 	}
 	g := r.buildGraph(rx)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 )
 
@@ -14,9 +13,9 @@ import (
 // the symbol regexp: each line of the function with its flat and
 // cumulative values, read from the local source file.
 func (r *run) list(w io.Writer) error {
-	rx, err := regexp.Compile(r.o.Symbol)
+	rx, err := r.symbolRegexp()
 	if err != nil {
-		return fmt.Errorf("parsing argument regexp %s: %v", r.o.Symbol, err)
+		return err
 	}
 	g := newGranularity(&r.o, true, true)
 	g.keep = rx.MatchString // only matching functions are listed

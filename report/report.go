@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -134,6 +135,15 @@ func (r *run) computeTotal() int64 {
 		total, div = diffTotal, diffDiv
 	}
 	return divide(total, div)
+}
+
+// symbolRegexp compiles the symbol regexp of peek and list.
+func (r *run) symbolRegexp() (*regexp.Regexp, error) {
+	rx, err := regexp.Compile(r.o.Symbol)
+	if err != nil {
+		return nil, fmt.Errorf("parsing argument regexp %s: %v", r.o.Symbol, err)
+	}
+	return rx, nil
 }
 
 // format prints a value in the output unit, after -divide_by.

@@ -97,10 +97,10 @@ const (
 // its callers above and its callees below.
 func (r *run) tree(w io.Writer) error {
 	var rx *regexp.Regexp
-	if r.o.Symbol != "" && r.kind == Peek {
+	if r.kind == Peek {
 		var err error
-		if rx, err = regexp.Compile(r.o.Symbol); err != nil {
-			return fmt.Errorf("parsing argument regexp %s: %v", r.o.Symbol, err)
+		if rx, err = r.symbolRegexp(); err != nil {
+			return err
 		}
 	}
 	g := r.buildGraph(rx)
