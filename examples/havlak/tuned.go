@@ -19,7 +19,6 @@ type LoopFinder struct {
 	parent       []int32           // by DFS number: union/find parent
 	loopOf       []int32           // by DFS number: 1 + index in the LoopGraph of the loop it heads, or 0
 	last         []int32           // by DFS number: highest number in the subtree
-	header       []int32           // by DFS number: header of the enclosing loop
 	types        []int8            // by DFS number: bbNonHeader, bbReducible, ...
 	inPool       []uint32          // by DFS number: stamp of the last body it joined
 	stamp        uint32            // the stamp of the body being built
@@ -72,13 +71,13 @@ func (f *LoopFinder) reset(cfg *CFG) {
 	if cap(f.number) < n {
 		f.number, f.name = make([]int32, n), make([]int32, n)
 		f.parent, f.loopOf = make([]int32, n), make([]int32, n)
-		f.last, f.header = make([]int32, n), make([]int32, n)
+		f.last = make([]int32, n)
 		f.types, f.inPool = make([]int8, n), make([]uint32, n)
 		f.stamp = 0
 	}
 	f.number, f.name = f.number[:n], f.name[:n]
 	f.parent, f.loopOf = f.parent[:n], f.loopOf[:n]
-	f.last, f.header = f.last[:n], f.header[:n]
+	f.last = f.last[:n]
 	f.types, f.inPool = f.types[:n], f.inPool[:n]
 	if f.stamp > 1<<31 {
 		// Stamps are about to wrap around: start again from zero.
@@ -182,7 +181,6 @@ func (f *LoopFinder) FindLoops(cfg *CFG, g *LoopGraph) {
 		loop := g.newLoop(cfg.Blocks[f.name[w]], f.types[w] != bbIrreducible)
 		f.loopOf[w] = int32(g.NumLoops())
 		for _, x := range pool {
-			f.header[x] = w
 			f.parent[x] = w // union
 			if l := f.loopOf[x]; l != 0 {
 				g.loops[l-1].Parent = loop // nested loops are linked, not added
@@ -199,7 +197,6 @@ func (f *LoopFinder) FindLoops(cfg *CFG, g *LoopGraph) {
 func (f *LoopFinder) classifyPreds(reached int32) {
 	back, nonBack := &f.backPreds, &f.nonBackPreds
 	for w := range int32(len(f.number)) {
-		f.header[w] = 0
 		f.types[w] = bbNonHeader
 		back.start = append(back.start, int32(len(back.edges)))
 		nonBack.start = append(nonBack.start, int32(len(nonBack.edges)))
