@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -64,7 +65,7 @@ func Run(ctx context.Context, cfg RunConfig) (*RunResult, error) {
 	if len(cfg.Packages) == 0 {
 		cfg.Packages = []string{"."}
 	}
-	dir, err := filepath.Abs(cmpOr(cfg.Dir, "."))
+	dir, err := filepath.Abs(cmp.Or(cfg.Dir, "."))
 	if err != nil {
 		return nil, err
 	}
@@ -114,13 +115,6 @@ func Run(ctx context.Context, cfg RunConfig) (*RunResult, error) {
 		}
 	}
 	return res, nil
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // fileName turns a revision into a file name: "HEAD~1" -> "HEAD_1".
