@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,7 +57,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		fmt.Fprintf(b, "  %s:\t%s secs, %s secs, %s secs\n", p.name, secs(p.ph.Mean), secs(p.ph.Min), secs(p.ph.Max))
 	}
 	fmt.Fprintf(b, "\nStatus code distribution:\n")
-	for _, code := range slices.Sorted(mapKeys(r.StatusCodes)) {
+	for _, code := range slices.Sorted(maps.Keys(r.StatusCodes)) {
 		fmt.Fprintf(b, "  [%d]\t%d responses\n", code, r.StatusCodes[code])
 	}
 	fmt.Fprintf(b, "\n")
@@ -89,16 +90,6 @@ func writeHistogram(w io.Writer, buckets []Bucket) {
 func writePercentiles(w io.Writer, d *Dist) {
 	for _, p := range d.Percentiles {
 		fmt.Fprintf(w, "  %s%% in %s secs\n", strconv.FormatFloat(p.P, 'f', -1, 64), secs(p.Value))
-	}
-}
-
-func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
 	}
 }
 
