@@ -148,12 +148,17 @@ func (r *run) symbolRegexp() (*regexp.Regexp, error) {
 
 // format prints a value in the output unit, after -divide_by.
 func (r *run) format(v int64) string {
+	return scaledLabel(r.divided(v), r.sampleUnit, r.o.Unit)
+}
+
+// divided applies -divide_by to v.
+func (r *run) divided(v int64) int64 {
 	if d := r.o.DivideBy; d != 1 {
 		if ratio := 1 / d; ratio > 0 {
 			v = int64(float64(v) * ratio)
 		}
 	}
-	return scaledLabel(v, r.sampleUnit, r.o.Unit)
+	return v
 }
 
 // profileLabels are the header lines describing the profile.

@@ -103,16 +103,10 @@ func (r *run) selectUnit(g *trimmed) {
 			minV = v
 		}
 	}
-	maxV := r.total
 	if minV == 0 {
-		minV = maxV
+		minV = r.total
 	}
-	if d := r.o.DivideBy; d != 1 {
-		if ratio := 1 / d; ratio > 0 {
-			minV = int64(float64(minV) * ratio)
-			maxV = int64(float64(maxV) * ratio)
-		}
-	}
+	minV, maxV := r.divided(minV), r.divided(r.total)
 	_, minU := scale(minV, r.sampleUnit, "minimum")
 	_, maxU := scale(maxV, r.sampleUnit, "minimum")
 	u := minU
