@@ -85,21 +85,12 @@ func (a *GCAnalyzer) addGC(g *GC) {
 	a.markMax = max(a.markMax, gc.Mark)
 	a.cpuSum += gc.CPU()
 	a.assistSum += gc.AssistCPU
-	if a.dec.limit == 0 {
-		a.dec.limit = maxPoints
-	}
-	if !a.dec.keep() {
-		return
-	}
-	a.points = append(a.points, GCPoint{
+	a.points = thin(&a.dec, a.points, GCPoint{
 		N: gc.N, Start: gc.Start, CPUPercent: gc.CPUPercent,
 		Pause: pause, Mark: gc.Mark,
 		HeapStart: gc.HeapStart, HeapEnd: gc.HeapEnd, HeapLive: gc.HeapLive, HeapGoal: gc.HeapGoal,
 		Forced: gc.Forced,
 	})
-	if a.dec.full(len(a.points)) {
-		a.points = halve(a.points)
-	}
 }
 
 // GCs returns the number of collections seen so far.

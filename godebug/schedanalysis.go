@@ -179,15 +179,7 @@ func (a *SchedAnalyzer) addPoint(p *SchedPoint, local []int) {
 	s.threadsMax = max(s.threadsMax, p.Threads)
 	s.procsMin = min(s.procsMin, p.GOMAXPROCS)
 	s.procsMax = max(s.procsMax, p.GOMAXPROCS)
-	if a.dec.limit == 0 {
-		a.dec.limit = maxPoints
-	}
-	if a.dec.keep() {
-		a.points = append(a.points, *p)
-		if a.dec.full(len(a.points)) {
-			a.points = halve(a.points)
-		}
-	}
+	a.points = thin(&a.dec, a.points, *p)
 }
 
 // Samples returns the number of schedtrace samples seen so far.

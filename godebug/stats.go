@@ -56,31 +56,34 @@ func leastSquares(xs, ys []float64) fit {
 
 // A decimator keeps every stride-th item of a stream, doubling the stride
 // (and dropping every other kept item) whenever limit items are held, so
-// that an unbounded stream leaves a bounded, evenly spread sample.
+// that an unbounded stream leaves a bounded, evenly spread sample. Its
+// zero value holds maxPoints items.
 type decimator struct {
 	limit  int
 	stride int
 	seen   int
 }
 
-// keep reports whether the next item of the stream should be kept.
-func (d *decimator) keep() bool {
+// thin offers x, the next item of d's stream, to xs, the items kept so
+// far, and returns what is kept.
+func thin[T any](d *decimator, xs []T, x T) []T {
 	if d.stride == 0 {
 		d.stride = 1
 	}
-	k := d.seen%d.stride == 0
-	d.seen++
-	return k
-}
-
-// full reports whether n held items reach the limit; the caller then
-// halves what it holds with halve and the stride doubles.
-func (d *decimator) full(n int) bool {
-	if n < d.limit {
-		return false
+	if d.limit == 0 {
+		d.limit = maxPoints
 	}
-	d.stride *= 2
-	return true
+	keep := d.seen%d.stride == 0
+	d.seen++
+	if !keep {
+		return xs
+	}
+	xs = append(xs, x)
+	if len(xs) >= d.limit {
+		d.stride *= 2
+		xs = halve(xs)
+	}
+	return xs
 }
 
 // halve keeps the items of xs at even positions.
