@@ -135,17 +135,17 @@ func (s *Shell) report(tokens []string) error {
 			k, ok = shellReports[name]
 		}
 	}
-	if !ok {
-		if isOption(name) || pprofOnly[name] {
-			if pprofOnly[name] {
-				return fmt.Errorf("%s: not supported by perflab's shell (see docs/compat.md)", name)
-			}
-			value := "<val>"
-			if len(args) > 0 {
-				value = args[0]
-			}
-			return fmt.Errorf("did you mean: %s=%s", name, value)
+	switch {
+	case ok:
+	case pprofOnly[name]:
+		return fmt.Errorf("%s: not supported by perflab's shell (see docs/compat.md)", name)
+	case isOption(name):
+		value := "<val>"
+		if len(args) > 0 {
+			value = args[0]
 		}
+		return fmt.Errorf("did you mean: %s=%s", name, value)
+	default:
 		return fmt.Errorf("unrecognized command: %q", name)
 	}
 	o := s.o
@@ -220,8 +220,7 @@ func orDefault(v, def string) string {
 // change it (filters, raw), writing to stdout or to the file out.
 func (s *Shell) generate(k Kind, o Options, out string) error {
 	p := s.p
-	if k == Raw || o.Focus != "" || o.Ignore != "" || o.Hide != "" || o.Show != "" ||
-		o.ShowFrom != "" || o.TagFocus != "" || o.TagIgnore != "" {
+	if k == Raw || len(o.activeFilters()) > 0 {
 		p = p.Copy()
 	}
 	o.Warnings = s.Stderr
