@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"fmt"
@@ -41,19 +42,11 @@ func (t *target) http1Target() *http1.Target {
 	case "GET", "HEAD", "OPTIONS", "TRACE":
 		lt.Replayable = true
 	}
-	host := u.Host
-	if t.cfg.Host != "" {
-		host = t.cfg.Host
-	}
 	if u.Scheme == "https" {
-		name := u.Hostname()
-		if t.cfg.Host != "" {
-			name = hostOnly(t.cfg.Host)
-		}
-		lt.TLS = &tls.Config{InsecureSkipVerify: true, ServerName: name, NextProtos: []string{"http/1.1"}}
+		lt.TLS = &tls.Config{InsecureSkipVerify: true, ServerName: t.serverName(), NextProtos: []string{"http/1.1"}}
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\n", t.method, u.RequestURI(), host)
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\n", t.method, u.RequestURI(), cmp.Or(t.cfg.Host, u.Host))
 	h := t.http1Header()
 	for _, k := range slices.Sorted(maps.Keys(h)) {
 		for _, v := range h[k] {
@@ -93,6 +86,15 @@ func (t *target) http1Header() http.Header {
 		h.Set("Connection", "close")
 	}
 	return h
+}
+
+// serverName is the TLS server name: the host of the Host override if
+// set, else the URL's.
+func (t *target) serverName() string {
+	if t.cfg.Host != "" {
+		return hostOnly(t.cfg.Host)
+	}
+	return t.url.Hostname()
 }
 
 func hostOnly(hostport string) string {

@@ -61,3 +61,23 @@ func FuzzParseURL(f *testing.F) {
 		}
 	})
 }
+
+// TestServerName checks that both clients send the same TLS server name:
+// the Host override's host if set, else the URL's.
+func TestServerName(t *testing.T) {
+	for _, tt := range []struct{ url, host, want string }{
+		{"https://127.0.0.1:8443/", "", "127.0.0.1"},
+		{"https://[::1]:8443/", "", "::1"},
+		{"https://127.0.0.1:8443/", "example.test:443", "example.test"},
+		{"https://127.0.0.1:8443/", "example.test", "example.test"},
+	} {
+		tg, err := Config{URL: tt.url, Host: tt.host}.resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lean, nt := tg.http1Target().TLS.ServerName, newNetTarget(tg).transport.TLSClientConfig.ServerName
+		if lean != tt.want || nt != tt.want {
+			t.Errorf("URL %s, Host %q: server name %q (lean), %q (net/http); want %q", tt.url, tt.host, lean, nt, tt.want)
+		}
+	}
+}

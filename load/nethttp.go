@@ -25,7 +25,7 @@ func newNetTarget(t *target) *netTarget {
 	tr := &http.Transport{
 		Proxy:               http.ProxyURL(t.cfg.Proxy),
 		DialContext:         (&net.Dialer{}).DialContext,
-		TLSClientConfig:     &tls.Config{InsecureSkipVerify: true, ServerName: hostOnly(cmpOr(t.cfg.Host, t.url.Host))},
+		TLSClientConfig:     &tls.Config{InsecureSkipVerify: true, ServerName: t.serverName()},
 		MaxIdleConnsPerHost: t.c,
 		DisableCompression:  t.cfg.DisableCompression,
 		DisableKeepAlives:   t.cfg.DisableKeepAlive,
@@ -43,13 +43,6 @@ func newNetTarget(t *target) *netTarget {
 		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	}
 	return &netTarget{t: t, transport: tr, client: c}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func (nt *netTarget) newClient() *netClient { return &netClient{nt: nt} }
