@@ -64,6 +64,11 @@ func findTuned(cfg *CFG) []loopSummary {
 	f.FindHavlakLoops(cfg, g)
 	f.FindHavlakLoops(cfg, g)
 	g.CalculateNestingLevel()
+	return tunedSummaries(g)
+}
+
+// tunedSummaries summarises the loop forest in g.
+func tunedSummaries(g *LoopGraph) []loopSummary {
 	var out []loopSummary
 	for _, l := range g.Loops() {
 		parent := -1
@@ -217,5 +222,26 @@ func TestTunedReusesMemory(t *testing.T) {
 	f.FindHavlakLoops(cfg, g)
 	if allocs := testing.AllocsPerRun(100, func() { f.FindHavlakLoops(cfg, g) }); allocs != 0 {
 		t.Errorf("tuned FindHavlakLoops: %v allocs per call after the first, want 0", allocs)
+	}
+}
+
+// TestCalculateNestingLevelTwice checks that computing the levels again
+// on the same loop graph gives the same forest, for both finders.
+func TestCalculateNestingLevelTwice(t *testing.T) {
+	cfg := graph(6, "0->1 1->2 2->3 3->2 3->4 4->1 4->5")
+	want := []loopSummary{{1, -1, 1, 1, true, "[1 4]"}, {2, 1, 2, 0, true, "[2 3]"}}
+	lsg, g := NewLSG(), NewLoopGraph()
+	FindHavlakLoops(cfg, lsg)
+	NewLoopFinder().FindHavlakLoops(cfg, g)
+	for range 2 {
+		lsg.CalculateNestingLevel()
+		g.CalculateNestingLevel()
+	}
+	if got := tunedSummaries(g); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("tuned after two calls:\ngot  %v\nwant %v", got, want)
+	}
+	if n := len(g.Root().Children); n != 1 || lsg.Root().NestingLevel != 2 || g.Root().NestingLevel != 2 {
+		t.Errorf("root: tuned %d children, nesting levels naive %d, tuned %d; want 1 child, 2, 2",
+			n, lsg.Root().NestingLevel, g.Root().NestingLevel)
 	}
 }

@@ -84,7 +84,12 @@ func (g *LoopGraph) Loops() []*Loop { return g.loops }
 // CalculateNestingLevel hangs the outermost loops under the root, fills
 // every loop's Children and sets its DepthLevel and NestingLevel.
 func (g *LoopGraph) CalculateNestingLevel() {
+	// Count every loop's children afresh, so that a second call finds
+	// the same forest instead of counting them twice.
 	g.root.nkids = 0
+	for _, l := range g.loops {
+		l.nkids = 0
+	}
 	for _, l := range g.loops {
 		if l.Parent == nil {
 			l.Parent = &g.root
@@ -94,9 +99,13 @@ func (g *LoopGraph) CalculateNestingLevel() {
 	// Give each loop a window of the children array, then fill them.
 	g.children = slices.Grow(g.children[:0], len(g.loops))[:len(g.loops)]
 	off := 0
-	for _, l := range append([]*Loop{&g.root}, g.loops...) {
+	window := func(l *Loop) {
 		l.Children = g.children[off:off:(off + l.nkids)]
 		off += l.nkids
+	}
+	window(&g.root)
+	for _, l := range g.loops {
+		window(l)
 	}
 	for _, l := range g.loops {
 		l.Parent.Children = append(l.Parent.Children, l)
