@@ -100,13 +100,21 @@ func newGranularity(o *Options, objNames, trim bool) granularity {
 // newIndex interns p's frames at granularity g and sums the samples'
 // values selected by val.
 func newIndex(p *profile.Profile, g granularity, val valuer) *index {
+	ix := newFrameIndex(p, g)
+	ix.addSamples(p.Sample, val)
+	return ix
+}
+
+// newFrameIndex interns p's frames at granularity g, without the samples:
+// names, locStart, locNodes and locs are set.
+func newFrameIndex(p *profile.Profile, g granularity) *index {
 	ix := &index{}
 	ix.addLocations(p, &g)
 	ix.names = make([]string, len(ix.infos))
 	for i := range ix.infos {
 		ix.names[i] = ix.infos[i].printableName()
 	}
-	ix.addSamples(p.Sample, newLocIndex(p.Location), val)
+	ix.locs = newLocIndex(p.Location)
 	return ix
 }
 
@@ -276,8 +284,9 @@ func (li *locIndex) get(l *profile.Location) int32 {
 // addSamples records every sample's value and sums the nodes' values.
 // Large profiles are split between goroutines, each summing into its own
 // arrays.
-func (ix *index) addSamples(samples []*profile.Sample, li *locIndex, val valuer) {
-	ix.samples, ix.locs = samples, li
+func (ix *index) addSamples(samples []*profile.Sample, val valuer) {
+	ix.samples = samples
+	li := ix.locs
 	ix.w = make([]int64, len(samples))
 	if val.div >= 0 {
 		ix.dw = make([]int64, len(samples))

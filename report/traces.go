@@ -17,7 +17,7 @@ const tracesSeparator = "-----------+-------------------------------------------
 func (r *run) traces(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintln(bw, strings.Join(r.profileLabels(), "\n"))
-	ix := newIndex(r.p, newGranularity(&r.o, false, false), r.val)
+	ix := newFrameIndex(r.p, newGranularity(&r.o, false, false))
 	for _, s := range r.p.Sample {
 		if len(s.Location) == 0 {
 			continue
