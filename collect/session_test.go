@@ -99,7 +99,7 @@ func checkWall(t *testing.T, wall *profile.Profile, work time.Duration) {
 	if ratio := float64(busy) / float64(sleepy); ratio < 1.3 || ratio > 3 {
 		t.Errorf("wall profile: main.busyWork %v / main.sleepyWork %v = %.2f, want about 2", busy, sleepy, ratio)
 	}
-	if n := cum(wall, "collect.(*wallSampler).run", i) + cum(wall, "runtime/pprof.profileWriter", i); n != 0 {
+	if n := cum(wall, "github.com/perflab/perflab/collect.(*wallSampler).run", i) + cum(wall, "runtime/pprof.profileWriter", i); n != 0 {
 		t.Errorf("wall profile includes the profiler's own goroutines (%d ns)", n)
 	}
 }
