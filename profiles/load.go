@@ -1,11 +1,11 @@
 package profiles
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -248,15 +248,5 @@ func ParseData(name string, data []byte, opts Options) (*profile.Profile, error)
 
 // sourcesName names a list of sources in an error message.
 func sourcesName(sources []string) string {
-	if len(sources) == 1 {
-		return sources[0]
-	}
-	var b bytes.Buffer
-	for i, s := range sources {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(s)
-	}
-	return b.String()
+	return strings.Join(sources, ", ")
 }
