@@ -119,7 +119,12 @@ func (c *cursor) ms() time.Duration {
 
 // mb consumes a whole number of megabytes and returns bytes.
 func (c *cursor) mb() int64 {
-	n := c.int()
+	return mbBytes(c, c.int())
+}
+
+// mbBytes turns n, a whole number of megabytes, into bytes, failing c
+// when n is out of range.
+func mbBytes(c *cursor, n int64) int64 {
 	if n < 0 || n > math.MaxInt64>>20 {
 		c.failf("size %d MB out of range", n)
 		return 0

@@ -73,14 +73,6 @@ func parseGCHeap(c *cursor, g *GC) {
 	g.Procs = int(n)
 }
 
-func mbBytes(c *cursor, n int64) int64 {
-	if n < 0 || n > math.MaxInt64>>20 {
-		c.failf("size %d MB out of range", n)
-		return 0
-	}
-	return n << 20
-}
-
 // seconds consumes a non-negative decimal number of seconds.
 func (c *cursor) seconds() time.Duration {
 	tok := c.span(digits+".", "seconds")
