@@ -2,8 +2,7 @@ package leftpad
 
 import (
 	"io"
-	"net/http"
-	"net/http/httptest"
+	"strconv"
 	"testing"
 )
 
@@ -15,15 +14,10 @@ var versions = []Version{V1, V2}
 func BenchmarkHandler(b *testing.B) {
 	for _, v := range versions {
 		b.Run(v.String(), func(b *testing.B) {
-			svc := New(Options{Version: v, StatsD: io.Discard, Log: io.Discard})
-			defer svc.Close()
-			req := httptest.NewRequest("GET", "/v1/leftpad/?str=test&len=50&chr=*", nil)
-			w := &nullResponse{h: http.Header{}}
+			serve := serveOne(b, v)
 			b.ReportAllocs()
 			for b.Loop() {
-				clear(w.h)
-				req.Form = nil
-				svc.ServeHTTP(w, req)
+				serve()
 			}
 		})
 	}
@@ -31,13 +25,13 @@ func BenchmarkHandler(b *testing.B) {
 
 func BenchmarkLeftpad(b *testing.B) {
 	for _, n := range []int{10, 50} {
-		b.Run("v1/len="+itoa(n), func(b *testing.B) {
+		b.Run("v1/len="+strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				leftpadV1("test", n, '*')
 			}
 		})
-		b.Run("v2/len="+itoa(n), func(b *testing.B) {
+		b.Run("v2/len="+strconv.Itoa(n), func(b *testing.B) {
 			buf := make([]byte, 0, 64)
 			b.ReportAllocs()
 			for b.Loop() {
@@ -57,11 +51,4 @@ func BenchmarkStatsD(b *testing.B) {
 			}
 		})
 	}
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
