@@ -23,15 +23,11 @@ var benchConfig = profgen.Config{
 
 func benchProfile(b *testing.B) string {
 	b.Helper()
-	var path string
-	var err error
+	c := benchConfig
 	if os.Getenv("PERFLAB_BENCH_FULL") != "" {
-		path, err = profgen.Benchmark()
-	} else {
-		if err = os.MkdirAll(profgen.CacheDir(), 0o755); err == nil {
-			path, err = profgen.Cached(profgen.CacheDir(), benchConfig)
-		}
+		c = profgen.Default
 	}
+	path, err := profgen.Cached(profgen.CacheDir(), c)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,11 +11,14 @@ import (
 const version = 2
 
 // Cached returns the path of the gzipped profile that c describes, kept
-// in dir under a name made from c, generating it (and its sources, with
-// SourceRoot set to dir/src-NAME) only if it is not there yet. Benchmarks
-// and scripts share the big profile this way; its source files make list
-// work.
+// in dir (created if need be) under a name made from c, generating it (and
+// its sources, with SourceRoot set to dir/src-NAME) only if it is not there
+// yet. Benchmarks and scripts share the big profile this way; its source
+// files make list work.
 func Cached(dir string, c Config) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
 	c = c.withDefaults()
 	name := fmt.Sprintf("cpu-v%d-s%d-n%d-l%d-f%d-d%d-i%d-p%d",
 		version, c.Seed, c.Samples, c.Locations, c.Functions, c.MaxDepth, c.InlinePercent, c.LabelPercent)
@@ -63,8 +66,5 @@ func CacheDir() string {
 // Benchmark returns the path of the Default profile in CacheDir,
 // generating it on first use (about a minute).
 func Benchmark() (string, error) {
-	if err := os.MkdirAll(CacheDir(), 0o755); err != nil {
-		return "", err
-	}
 	return Cached(CacheDir(), Default)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -103,7 +104,7 @@ func TestBadConfig(t *testing.T) {
 // generated source of a function and annotates the lines its locations
 // point at.
 func TestSourcesListable(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "cache") // Cached creates it
 	file, err := Cached(dir, Small)
 	if err != nil {
 		t.Fatal(err)
