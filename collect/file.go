@@ -68,5 +68,3 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
-
-func joinPath(dir, name string) string { return filepath.Join(dir, name) }

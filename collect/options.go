@@ -3,6 +3,7 @@ package collect
 import (
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // An Option configures Start.
@@ -46,7 +47,7 @@ func (c *config) path(k Kind) string {
 	if name, ok := c.files[k]; ok {
 		return name
 	}
-	return joinPath(c.dir, k.FileName())
+	return filepath.Join(c.dir, k.FileName())
 }
 
 // Profiles selects kinds of profile to write, each to its kind's FileName
