@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/perflab/perflab/load/internal/http1"
 )
 
 // DefaultN is the number of requests when neither N nor Duration is set.
@@ -158,10 +160,7 @@ func isToken(s string) bool {
 		return false
 	}
 	for _, c := range []byte(s) {
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
-		default:
+		if !http1.IsTokenChar(c) {
 			return false
 		}
 	}

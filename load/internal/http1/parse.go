@@ -141,7 +141,7 @@ func parseHeaderLine(line []byte, h *Head, proto10 bool) error {
 	}
 	name := line[:colon]
 	for _, c := range name {
-		if !isTokenChar(c) {
+		if !IsTokenChar(c) {
 			return protoErrorf("bad header name in %q", clip(line))
 		}
 	}
@@ -204,7 +204,9 @@ func lastToken(v []byte, tok string) bool {
 	return bytes.EqualFold(bytes.TrimSpace(v), []byte(tok))
 }
 
-func isTokenChar(c byte) bool {
+// IsTokenChar reports whether c may appear in an HTTP token (RFC 9110's
+// tchar): a method or a header name.
+func IsTokenChar(c byte) bool {
 	switch {
 	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
 		return true
