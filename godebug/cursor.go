@@ -104,17 +104,24 @@ func (c *cursor) float() float64 {
 }
 
 // ms consumes a non-negative decimal number of milliseconds.
-func (c *cursor) ms() time.Duration {
-	tok := c.span(digits+".", "milliseconds")
+func (c *cursor) ms() time.Duration { return c.decimal(time.Millisecond, "milliseconds") }
+
+// seconds consumes a non-negative decimal number of seconds.
+func (c *cursor) seconds() time.Duration { return c.decimal(time.Second, "seconds") }
+
+// decimal consumes a non-negative decimal number of units, named what in
+// errors.
+func (c *cursor) decimal(unit time.Duration, what string) time.Duration {
+	tok := c.span(digits+".", what)
 	if c.err != nil {
 		return 0
 	}
 	f, err := strconv.ParseFloat(tok, 64)
-	if err != nil || f > float64(math.MaxInt64)/1e6 {
-		c.failf("bad milliseconds %q", tok)
+	if err != nil || f > float64(math.MaxInt64)/float64(unit) {
+		c.failf("bad %s %q", what, tok)
 		return 0
 	}
-	return time.Duration(math.Round(f * 1e6))
+	return time.Duration(math.Round(f * float64(unit)))
 }
 
 // mb consumes a whole number of megabytes and returns bytes.

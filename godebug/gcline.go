@@ -1,11 +1,6 @@
 package godebug
 
-import (
-	"math"
-	"strconv"
-	"strings"
-	"time"
-)
+import "strings"
 
 // parseGC parses a gctrace=1 line, which starts with "gc N @".
 //
@@ -71,20 +66,6 @@ func parseGCHeap(c *cursor, g *GC) {
 	}
 	c.lit(" P")
 	g.Procs = int(n)
-}
-
-// seconds consumes a non-negative decimal number of seconds.
-func (c *cursor) seconds() time.Duration {
-	tok := c.span(digits+".", "seconds")
-	if c.err != nil {
-		return 0
-	}
-	f, err := strconv.ParseFloat(tok, 64)
-	if err != nil || f > float64(math.MaxInt64)/1e9 {
-		c.failf("bad seconds %q", tok)
-		return 0
-	}
-	return time.Duration(math.Round(f * 1e9))
 }
 
 // parseScan parses a gctrace=2 line:
