@@ -89,6 +89,14 @@ func allowed(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
+// sendMetrics counts a request taking elapsed and times it:
+// namespace.requests and namespace.duration, in milliseconds. Both
+// versions send the same packets; their StatsD clients differ.
+func (s *Service) sendMetrics(elapsed time.Duration) {
+	s.statsd.Send("requests", "c", 1)
+	s.statsd.Send("duration", "ms", float64(elapsed)/float64(time.Millisecond))
+}
+
 // timedHandlerV1 wraps a handler as the article's first version does: a
 // log line before, the metrics (namespace.requests, namespace.duration)
 // and another log line after.
@@ -98,8 +106,7 @@ func (s *Service) timedHandlerV1(name string, handler func(http.ResponseWriter, 
 		s.logV1.Printf("url=%s ip=%s user_agent=%q", r.URL, clientIP(r), r.UserAgent())
 		handler(w, r)
 		elapsed := time.Since(start)
-		s.statsd.Send("requests", "c", 1)
-		s.statsd.Send("duration", "ms", float64(elapsed)/float64(time.Millisecond))
+		s.sendMetrics(elapsed)
 		s.logV1.Printf("%s request took %v", name, elapsed)
 	}
 }
@@ -146,8 +153,7 @@ func (h *timedHandlerV2) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	h.leftpad(w, r)
 	elapsed := time.Since(start)
-	h.s.statsd.Send("requests", "c", 1)
-	h.s.statsd.Send("duration", "ms", float64(elapsed)/float64(time.Millisecond))
+	h.s.sendMetrics(elapsed)
 	h.s.logV2.Request(start, r)
 }
 
