@@ -2,7 +2,6 @@ package profgen
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"path"
 
@@ -92,16 +91,6 @@ func (c Config) check() error {
 		return fmt.Errorf("profgen: SourceRoot %q is not absolute", c.SourceRoot)
 	}
 	return nil
-}
-
-// Write generates the profile that c describes and writes it to w,
-// gzipped as runtime/pprof writes it.
-func Write(w io.Writer, c Config) error {
-	p, err := Generate(c)
-	if err != nil {
-		return err
-	}
-	return p.Write(w)
 }
 
 // Generate builds the profile that c describes.

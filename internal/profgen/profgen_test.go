@@ -69,7 +69,7 @@ func TestGenerateShape(t *testing.T) {
 func encode(t *testing.T, c Config) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, c); err != nil {
+	if err := generate(t, c).Write(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
