@@ -199,15 +199,7 @@ func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Pr
 	if err != nil {
 		return nil, err
 	}
-	if len(p.Mapping) == 0 {
-		// Go's legacy text profiles carry no mappings; pprof gives them one
-		// empty mapping so that a binary can symbolize them.
-		m := &profile.Mapping{ID: 1}
-		p.Mapping = []*profile.Mapping{m}
-		for _, l := range p.Location {
-			l.Mapping = m
-		}
-	}
+	ensureMapping(p)
 	if binary != "" {
 		p.Mapping[0].File = binary
 	}
@@ -215,6 +207,20 @@ func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Pr
 		markRemote(p, u)
 	}
 	return p, nil
+}
+
+// ensureMapping gives a profile without mappings one empty mapping, as
+// pprof does, so that a binary can symbolize it: Go's legacy text profiles
+// carry none.
+func ensureMapping(p *profile.Profile) {
+	if len(p.Mapping) > 0 {
+		return
+	}
+	m := &profile.Mapping{ID: 1}
+	p.Mapping = []*profile.Mapping{m}
+	for _, l := range p.Location {
+		l.Mapping = m
+	}
 }
 
 // Parse decodes one profile read from r; name identifies it in errors.

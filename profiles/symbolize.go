@@ -39,13 +39,7 @@ func isExecutable(path string) bool {
 // program that wrote p: the file of p's first mapping. Locations in
 // mappings already symbolized are left alone.
 func Symbolize(p *profile.Profile, binary string) error {
-	if len(p.Mapping) == 0 {
-		m := &profile.Mapping{ID: 1}
-		p.Mapping = []*profile.Mapping{m}
-		for _, l := range p.Location {
-			l.Mapping = m
-		}
-	}
+	ensureMapping(p)
 	if !isExecutable(binary) {
 		return fmt.Errorf("%s: not an ELF binary", binary)
 	}
