@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,15 +16,30 @@ import (
 )
 
 func main() {
-	alg := flag.String("alg", "scan", "algorithm: reader (buffered reader) or scan (zero-allocation scan)")
-	flag.Parse()
-	if err := run(*alg, os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintf(os.Stderr, "elvis: %v\n", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(alg string, in io.Reader, out io.Writer) error {
+// run is the whole command; it returns the exit status: 2 for a bad
+// command line, 1 if the copy fails.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("elvis", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	alg := fs.String("alg", "scan", "algorithm: reader (buffered reader) or scan (zero-allocation scan)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if err := replace(*alg, stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "elvis: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// replace copies in to out with the algorithm named alg.
+func replace(alg string, in io.Reader, out io.Writer) error {
 	switch alg {
 	case "reader":
 		return elvis.ReplaceReader(in, out, elvis.Find, elvis.Repl)
