@@ -170,8 +170,7 @@ func (h *handler) serveNamed(w http.ResponseWriter, r *http.Request, name string
 		return
 	}
 	if debug > 0 {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		plainText(w)
 		w.Write(buf.Bytes())
 		return
 	}
@@ -194,8 +193,7 @@ func intParam(s string, lo, hi int) (int, error) {
 // does, for pprof's remote symbolization: the addresses come '+'-separated
 // in the query or the POST body.
 func serveSymbol(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
+	plainText(w)
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "num_symbols: 1\n")
 	var in *bufio.Reader
@@ -228,8 +226,7 @@ func (h *handler) serveCmdline(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, "command line withheld (ServerOptions.Cmdline is off)")
 		return
 	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
+	plainText(w)
 	fmt.Fprint(w, strings.Join(os.Args, "\x00"))
 }
 

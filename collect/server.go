@@ -250,11 +250,15 @@ func (h *handler) authorized(w http.ResponseWriter, r *http.Request) bool {
 
 // httpError answers with a status and a one-line plain-text message.
 func httpError(w http.ResponseWriter, status int, msg string) {
-	h := w.Header()
-	h.Del("Content-Disposition")
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Cache-Control", "no-store")
+	w.Header().Del("Content-Disposition")
+	w.Header().Set("Cache-Control", "no-store")
+	plainText(w)
 	w.WriteHeader(status)
 	fmt.Fprintln(w, msg)
+}
+
+// plainText marks an answer as plain text that browsers must not sniff.
+func plainText(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 }
