@@ -89,6 +89,9 @@ func (o Options) effective(k Kind) (Options, error) {
 	case List:
 		trim = false
 		o.Granularity = "lines"
+	case Raw:
+		trim = false
+		o.Granularity = "addresses"
 	case Top:
 		if o.NodeCount == -1 {
 			o.NodeCount = 0
@@ -97,10 +100,6 @@ func (o Options) effective(k Kind) (Options, error) {
 		if o.NodeCount == -1 {
 			o.NodeCount = 80
 		}
-	}
-	if k == Raw {
-		trim = false
-		o.Granularity = "addresses"
 	}
 	if !trim {
 		o.NodeCount, o.NodeFraction, o.EdgeFraction = 0, 0, 0
