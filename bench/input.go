@@ -71,10 +71,7 @@ func (b *Builder) Read(a Arg, r io.Reader, warn func(error)) error {
 			b.Add(rec)
 		}
 	}
-	if err := b.reader.Err(); err != nil {
-		return err
-	}
-	return nil
+	return b.reader.Err()
 }
 
 // Results reports how many benchmark results Read has seen, before
