@@ -62,6 +62,7 @@ func testProgram(t *testing.T, bin, version string) {
 			t.Fatalf("GET: %d %q", resp.StatusCode, body)
 		}
 	}
+	packet := regexp.MustCompile(`^leftpad\.(requests:1\|c|duration:[0-9.]+\|ms)$`)
 	buf := make([]byte, 1500)
 	udp.SetReadDeadline(time.Now().Add(10 * time.Second))
 	for i := range 2 * n {
@@ -69,7 +70,7 @@ func testProgram(t *testing.T, bin, version string) {
 		if err != nil {
 			t.Fatalf("StatsD packet %d: %v", i, err)
 		}
-		if !regexp.MustCompile(`^leftpad\.(requests:1\|c|duration:[0-9.]+\|ms)$`).Match(buf[:m]) {
+		if !packet.Match(buf[:m]) {
 			t.Errorf("StatsD packet %d: %q", i, buf[:m])
 		}
 	}
