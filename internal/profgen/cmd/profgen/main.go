@@ -11,42 +11,58 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/perflab/perflab/internal/profgen"
 )
 
+// errUsage reports wrong arguments, once the usage has been printed.
+var errUsage = errors.New("usage")
+
 func main() {
-	if err := run(); err != nil {
+	switch err := run(os.Args[1:], os.Stdout, os.Stderr); {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	default:
 		fmt.Fprintf(os.Stderr, "profgen: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
+func run(args []string, stdout, stderr io.Writer) error {
 	c := profgen.Default
-	out := flag.String("o", "", "output `file` (gzipped profile.proto); required unless -cache")
-	cache := flag.String("cache", "", "keep the profile in `dir` and print its path")
-	src := flag.String("src", "", "write source files under `dir` and name them in the profile")
-	flag.Uint64Var(&c.Seed, "seed", c.Seed, "random seed")
-	flag.IntVar(&c.Samples, "samples", c.Samples, "number of samples")
-	flag.IntVar(&c.Locations, "locations", c.Locations, "number of locations")
-	flag.IntVar(&c.Functions, "functions", c.Functions, "number of functions")
-	flag.IntVar(&c.MaxDepth, "depth", c.MaxDepth, "deepest stack, in frames")
-	flag.Parse()
+	fs := flag.NewFlagSet("profgen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "output `file` (gzipped profile.proto); required unless -cache")
+	cache := fs.String("cache", "", "keep the profile in `dir` and print its path")
+	src := fs.String("src", "", "write source files under `dir` and name them in the profile")
+	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed")
+	fs.IntVar(&c.Samples, "samples", c.Samples, "number of samples")
+	fs.IntVar(&c.Locations, "locations", c.Locations, "number of locations")
+	fs.IntVar(&c.Functions, "functions", c.Functions, "number of functions")
+	fs.IntVar(&c.MaxDepth, "depth", c.MaxDepth, "deepest stack, in frames")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
 	if *cache != "" {
 		file, err := profgen.Cached(*cache, c)
 		if err == nil {
-			fmt.Println(file)
+			fmt.Fprintln(stdout, file)
 		}
 		return err
 	}
-	if *out == "" || flag.NArg() > 0 {
-		flag.Usage()
-		os.Exit(2)
+	if *out == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
 	}
 	if *src != "" {
 		abs, err := filepath.Abs(*src)
