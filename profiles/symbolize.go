@@ -60,11 +60,11 @@ func symbolizeLocal(p *profile.Profile) {
 	for _, m := range p.Mapping {
 		locs := byMapping[m]
 		if len(locs) == 0 || m.HasFunctions || m.HasFilenames || m.HasLineNumbers ||
-			m.File == "" || m.Unsymbolizable() || isURL(m.File) || !isExecutable(m.File) {
+			m.File == "" || m.Unsymbolizable() || isURL(m.File) {
 			continue
 		}
 		obj, err := openObject(m.File, m.Start)
-		if err != nil {
+		if err != nil { // missing, unreadable or not ELF
 			continue
 		}
 		symbolizeMapping(p, m, locs, obj, funcs)
