@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"regexp"
@@ -102,7 +103,7 @@ func classify(p *profile.Profile) ([]Share, int64) {
 		shares[i].Fraction = ratio(shares[i].Value, total)
 		shares[i].Callers = rank(callers[i], total)
 	}
-	slices.SortStableFunc(shares, func(a, b Share) int { return compareDesc(a.Value, b.Value) })
+	slices.SortStableFunc(shares, func(a, b Share) int { return cmp.Compare(b.Value, a.Value) })
 	return shares, total
 }
 
@@ -181,10 +182,7 @@ func allocSites(p *profile.Profile) ([]Site, error) {
 		sites = append(sites, Site{k.fn, k.file, k.line, b, ratio(b, total)})
 	}
 	slices.SortFunc(sites, func(a, b Site) int {
-		if c := compareDesc(a.Bytes, b.Bytes); c != 0 {
-			return c
-		}
-		return strings.Compare(fmt.Sprint(a.File, a.Line), fmt.Sprint(b.File, b.Line))
+		return cmp.Or(cmp.Compare(b.Bytes, a.Bytes), strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})
 	return sites, nil
 }
@@ -196,22 +194,9 @@ func rank(m map[string]int64, total int64) []Caller {
 		out = append(out, Caller{name, v, ratio(v, total)})
 	}
 	slices.SortFunc(out, func(a, b Caller) int {
-		if c := compareDesc(a.Value, b.Value); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
+		return cmp.Or(cmp.Compare(b.Value, a.Value), strings.Compare(a.Name, b.Name))
 	})
 	return out
-}
-
-func compareDesc(a, b int64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
 }
 
 func ratio(v, total int64) float64 {

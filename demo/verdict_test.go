@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,5 +100,25 @@ func TestWrap(t *testing.T) {
 	got := wrap("aaa bbb ccc ddd", 7)
 	if got != "aaa bbb\nccc ddd" {
 		t.Errorf("wrap = %q", got)
+	}
+}
+
+// TestAllocSitesTies checks that sites of equal size are listed by file,
+// then by line number as a number (line 9 before line 12).
+func TestAllocSitesTies(t *testing.T) {
+	p := fakeProfile([]string{"alloc_objects", "alloc_space"}, [][]string{{findLoops}, {findLoops}, {dfs}},
+		[][]int64{{1, 100}, {1, 100}, {1, 100}})
+	p.Sample[0].Location[0].Line[0].Line = 12
+	p.Sample[1].Location[0].Line[0].Line = 9
+	sites, err := allocSites(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range sites {
+		got = append(got, fmt.Sprintf("%s:%d", s.File, s.Line))
+	}
+	if want := []string{"DFS.go:10", "FindLoops.go:9", "FindLoops.go:12"}; !slices.Equal(got, want) {
+		t.Errorf("sites in order %q, want %q", got, want)
 	}
 }
