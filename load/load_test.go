@@ -329,3 +329,22 @@ func TestIdleCloseRetried(t *testing.T) {
 		t.Errorf("codes %v, errors %v over %d connections; want 20 200s over 20", res.StatusCodes, res.Errors, conns.Load())
 	}
 }
+
+// TestNetHTTPHeaders sends through net/http what TestExactCount sends
+// through the lean client: the workers share one header, which net/http
+// must copy, not change, to add the URL's basic auth.
+func TestNetHTTPHeaders(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u, p, _ := r.BasicAuth()
+		if r.Header.Get("X-Test") != "yes" || r.Host != "example.test" || u+p != "ab" || r.UserAgent() != userAgent {
+			w.WriteHeader(400)
+		}
+	}))
+	defer srv.Close()
+	header := http.Header{"X-Test": {"yes"}}
+	url := strings.Replace(srv.URL, "http://", "http://a:b@", 1)
+	res := run(t, Config{URL: url, N: 100, C: 4, Host: "example.test", Header: header, netHTTP: true})
+	if res.StatusCodes[200] != 100 || len(header) != 1 {
+		t.Errorf("codes %v, errors %v, Config.Header now %v; want 100 200s and it unchanged", res.StatusCodes, res.Errors, header)
+	}
+}

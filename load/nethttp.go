@@ -19,6 +19,7 @@ type netTarget struct {
 	t         *target
 	transport *http.Transport
 	client    *http.Client
+	header    http.Header // every request's, read-only: net/http copies a header it changes
 }
 
 func newNetTarget(t *target) *netTarget {
@@ -42,7 +43,14 @@ func newNetTarget(t *target) *netTarget {
 	if t.cfg.DisableRedirects {
 		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	}
-	return &netTarget{t: t, transport: tr, client: c}
+	h := t.cfg.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	if h.Get("User-Agent") == "" {
+		h.Set("User-Agent", userAgent)
+	}
+	return &netTarget{t: t, transport: tr, client: c, header: h}
 }
 
 func (nt *netTarget) newClient() *netClient { return &netClient{nt: nt} }
@@ -74,13 +82,7 @@ func (c *netClient) send(ctx context.Context, deadline time.Time, method, target
 	if err != nil {
 		return err
 	}
-	req.Header = t.cfg.Header.Clone()
-	if req.Header == nil {
-		req.Header = http.Header{}
-	}
-	if req.Header.Get("User-Agent") == "" {
-		req.Header.Set("User-Agent", userAgent)
-	}
+	req.Header = c.nt.header
 	if t.cfg.Host != "" {
 		req.Host = t.cfg.Host
 	}
