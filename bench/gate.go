@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/perf/benchproc"
 	"golang.org/x/perf/benchunit"
 )
 
@@ -182,10 +183,20 @@ func nText(c *Cell) string {
 // tableName is the key of table i without its unit, as "k:v k:v".
 func tableName(ts *Tables, i int) string {
 	var parts []string
-	for _, f := range ts.Keys[i].Projection().FlattenedFields() {
-		if f.Name != ".unit" {
-			parts = append(parts, f.Name+":"+ts.Keys[i].Get(f))
-		}
+	for _, f := range configFields(ts.Keys[i]) {
+		parts = append(parts, f.Name+":"+ts.Keys[i].Get(f))
 	}
 	return strings.Join(parts, " ")
+}
+
+// configFields returns the fields of the table key k other than the
+// unit: the configuration that the table's header lines show.
+func configFields(k benchproc.Key) []*benchproc.Field {
+	var out []*benchproc.Field
+	for _, f := range k.Projection().FlattenedFields() {
+		if f.Name != ".unit" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

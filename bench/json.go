@@ -63,10 +63,8 @@ func (ts *Tables) JSON() *JSON {
 	doc := &JSON{Tables: []JSONTable{}}
 	for i, t := range ts.Tables {
 		jt := JSONTable{Config: map[string]string{}, Unit: t.Unit, Summary: t.Assumption.SummaryLabel(), Rows: []JSONRow{}}
-		for _, f := range ts.Keys[i].Projection().FlattenedFields() {
-			if f.Name != ".unit" {
-				jt.Config[f.Name] = ts.Keys[i].Get(f)
-			}
+		for _, f := range configFields(ts.Keys[i]) {
+			jt.Config[f.Name] = ts.Keys[i].Get(f)
 		}
 		for _, c := range t.Cols {
 			jt.Columns = append(jt.Columns, c.StringValues())

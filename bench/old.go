@@ -46,9 +46,9 @@ func (ts *Tables) WriteOld(w io.Writer) error {
 		if g > 0 {
 			fmt.Fprintln(w)
 		}
-		for _, f := range ts.Keys[i].Projection().FlattenedFields() {
+		for _, f := range configFields(ts.Keys[i]) {
 			v := ts.Keys[i].Get(f)
-			if f.Name != ".unit" && (g == 0 || ts.Keys[first[g-1]].Get(f) != v) {
+			if g == 0 || ts.Keys[first[g-1]].Get(f) != v {
 				fmt.Fprintf(w, "%s: %s\n", f.Name, v)
 			}
 		}

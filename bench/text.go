@@ -27,7 +27,7 @@ func (ts *Tables) each(header func(string) error, table func(*Table) error) erro
 	if len(ts.Tables) == 0 {
 		return nil
 	}
-	fields := ts.Keys[0].Projection().FlattenedFields()
+	fields := configFields(ts.Keys[0])
 	var prev benchproc.Key
 	for i, t := range ts.Tables {
 		if i > 0 {
@@ -37,9 +37,6 @@ func (ts *Tables) each(header func(string) error, table func(*Table) error) erro
 		}
 		key := ts.Keys[i]
 		for _, f := range fields {
-			if f.Name == ".unit" {
-				continue
-			}
 			if v := key.Get(f); prev.IsZero() || v != prev.Get(f) {
 				if err := header(f.Name + ": " + v); err != nil {
 					return err
