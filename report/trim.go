@@ -28,20 +28,18 @@ func (r *run) buildGraph(rx *regexp.Regexp) *trimmed {
 			graphFlat += st.flat[n]
 		}
 	}
-	var kept []bool
-	nodeCut := abs64(int64(float64(graphFlat) * r.o.NodeFraction))
-	if nodeCut > 0 {
-		all := len(g.nodes)
+	all := len(g.nodes)
+	if nodeCut := abs64(int64(float64(graphFlat) * r.o.NodeFraction)); nodeCut > 0 {
 		g.nodes = filterNodes(g.nodes, func(n int32) bool { return abs64(st.cum[n]) >= nodeCut })
-		if len(g.nodes) != all {
-			g.dropped = all - len(g.nodes)
-			kept = keepSet(len(ix.infos), g.nodes)
-		}
+		g.dropped = all - len(g.nodes)
 	}
 	g.origCount = len(g.nodes)
 	ix.sortNodes(g.nodes, st, r.o.Cum)
 	if c := r.o.NodeCount; c > 0 && c < len(g.nodes) {
 		g.nodes = g.nodes[:c]
+	}
+	var kept []bool // nil when every node is kept
+	if len(g.nodes) != all {
 		kept = keepSet(len(ix.infos), g.nodes)
 	}
 	edgeCut := abs64(int64(float64(graphFlat) * r.o.EdgeFraction))
