@@ -146,17 +146,27 @@ func runBenchCompare(ctx context.Context, stdout, stderr io.Writer, args []strin
 	if err != nil {
 		return err
 	}
+	empty, err := readInputs(b, bench.ParseArgs(fs.Args()), stderr)
+	if err != nil {
+		return err
+	}
+	return report(b.Tables(), &f, gate, stdout, stderr, empty)
+}
+
+// readInputs reads every input into b and returns the paths of those
+// that held no results.
+func readInputs(b *bench.Builder, args []bench.Arg, stderr io.Writer) ([]string, error) {
 	var empty []string
-	for _, a := range bench.ParseArgs(fs.Args()) {
+	for _, a := range args {
 		n, err := readInput(b, a, stderr)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if n == 0 {
 			empty = append(empty, a.Path)
 		}
 	}
-	return report(b.Tables(), &f, gate, stdout, stderr, empty)
+	return empty, nil
 }
 
 // readInput reads one input into b and returns how many results it held.
@@ -309,15 +319,9 @@ func runBenchRun(ctx context.Context, stdout, stderr io.Writer, args []string) e
 	} else {
 		fmt.Fprintf(stderr, "results: %s\n", res.New.Results)
 	}
-	var empty []string
-	for _, a := range files {
-		n, err := readInput(b, a, stderr)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			empty = append(empty, a.Path)
-		}
+	empty, err := readInputs(b, files, stderr)
+	if err != nil {
+		return err
 	}
 	if len(empty) == len(files) {
 		return fmt.Errorf("no benchmark matches -bench %q in %s", rf.bench, strings.Join(cmpOr(pkgs, "."), " "))
