@@ -11,7 +11,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/perflab/perflab/internal/term"
@@ -264,9 +263,9 @@ func loadAndReport(ctx context.Context, stdout, stderr io.Writer, cfg load.Confi
 }
 
 // csvWriter streams one row per response, so that memory stays bounded
-// however many requests a run sends.
+// however many requests a run sends. It needs no lock: load.Run makes
+// its OnSample calls one at a time.
 type csvWriter struct {
-	mu  sync.Mutex
 	w   *bufio.Writer
 	buf []byte
 	err error
