@@ -98,8 +98,8 @@ func runGC(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if !tr.ran && sum.GCs == 0 {
 		return fmt.Errorf("%s: no gctrace lines (run the program with GODEBUG=gctrace=1)", tr.name)
 	}
-	page := &chart.Page{Title: "perflab gc: " + tr.name, Charts: godebug.GCCharts(a.Points())}
-	if err := writeReport(flags, stdout, sum, sum.WriteText, page); err != nil {
+	charts := func() []chart.Chart { return godebug.GCCharts(a.Points()) }
+	if err := writeReport(flags, stdout, sum, sum.WriteText, "perflab gc: "+tr.name, charts); err != nil {
 		return err
 	}
 	return tr.exit()
@@ -229,37 +229,38 @@ func (c clearingWriter) Write(p []byte) (int, error) {
 }
 
 // writeReport writes the summary as text or JSON to stdout or -o FILE,
-// and the chart page to -html FILE.
-func writeReport(flags *traceFlags, stdout io.Writer, summary any, text func(io.Writer) error, page *chart.Page) error {
-	var buf strings.Builder
+// and with -html FILE a page of the text summary and the charts, which
+// are made only then.
+func writeReport(flags *traceFlags, stdout io.Writer, summary any, text func(io.Writer) error, title string, charts func() []chart.Chart) error {
+	var textBuf strings.Builder
+	if !flags.json || flags.html != "" {
+		if err := text(&textBuf); err != nil {
+			return err
+		}
+	}
+	out := textBuf.String()
 	if flags.json {
+		var buf strings.Builder
 		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(summary); err != nil {
 			return err
 		}
-	} else if err := text(&buf); err != nil {
-		return err
+		out = buf.String()
 	}
 	if flags.html != "" {
-		if page.Summary == "" && !flags.json {
-			page.Summary = buf.String()
-		} else if page.Summary == "" {
-			var t strings.Builder
-			text(&t)
-			page.Summary = t.String()
-		}
+		page := &chart.Page{Title: title, Summary: textBuf.String(), Charts: charts()}
 		if err := writeFile(flags.html, page.Render); err != nil {
 			return err
 		}
 	}
 	if flags.out != "" {
 		return writeFile(flags.out, func(w io.Writer) error {
-			_, err := io.WriteString(w, buf.String())
+			_, err := io.WriteString(w, out)
 			return err
 		})
 	}
-	_, err := io.WriteString(stdout, buf.String())
+	_, err := io.WriteString(stdout, out)
 	return err
 }
 

@@ -71,8 +71,8 @@ func runSched(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if !tr.ran && sum.Samples == 0 {
 		return fmt.Errorf("%s: no schedtrace lines (run the program with GODEBUG=schedtrace=1000)", tr.name)
 	}
-	page := &chart.Page{Title: "perflab sched: " + tr.name, Charts: godebug.SchedCharts(a.Points())}
-	if err := writeReport(flags, stdout, sum, sum.WriteText, page); err != nil {
+	charts := func() []chart.Chart { return godebug.SchedCharts(a.Points()) }
+	if err := writeReport(flags, stdout, sum, sum.WriteText, "perflab sched: "+tr.name, charts); err != nil {
 		return err
 	}
 	return tr.exit()
