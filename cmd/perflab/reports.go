@@ -168,6 +168,9 @@ var sampleShortcuts = []struct{ flag, index string }{
 	{"alloc_objects", "alloc_objects"},
 }
 
+// granularities are pprof's granularity flags, at most one of which may be set.
+var granularities = []string{"functions", "filefunctions", "files", "lines", "addresses"}
+
 func addReportFlags(fs *flag.FlagSet, k rpt.Kind) *reportFlags {
 	rf := &reportFlags{o: rpt.DefaultOptions(), gran: map[string]*bool{}, shortcuts: map[string]*bool{}}
 	o := &rf.o
@@ -184,7 +187,7 @@ func addReportFlags(fs *flag.FlagSet, k rpt.Kind) *reportFlags {
 	fs.StringVar(&o.ShowFrom, "show_from", "", "drop frames above the highest match of `regexp`")
 	fs.StringVar(&o.TagFocus, "tagfocus", "", "keep samples with labels matching `filter` (regexp or range)")
 	fs.StringVar(&o.TagIgnore, "tagignore", "", "drop samples with labels matching `filter`")
-	for _, g := range []string{"functions", "filefunctions", "files", "lines", "addresses"} {
+	for _, g := range granularities {
 		rf.gran[g] = fs.Bool(g, false, "aggregate at "+g+" granularity")
 	}
 	fs.BoolVar(&o.NoInlines, "noinlines", false, "attribute inlined frames to their callers")
@@ -215,7 +218,7 @@ func (rf *reportFlags) options(stderr io.Writer) (rpt.Options, error) {
 	o.Symbol = rf.symbol
 	o.Warnings = stderr
 	var set []string
-	for _, g := range []string{"functions", "filefunctions", "files", "lines", "addresses"} {
+	for _, g := range granularities {
 		if *rf.gran[g] {
 			set = append(set, g)
 		}
