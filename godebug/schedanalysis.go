@@ -137,7 +137,7 @@ func (a *SchedAnalyzer) flush() {
 		return
 	}
 	a.cur = nil
-	if a.blockG != nil && len(a.blockG) > 0 {
+	if len(a.blockG) > 0 {
 		a.waits = a.blockG
 	}
 	a.blockG = nil
