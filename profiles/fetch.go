@@ -43,7 +43,7 @@ func ReadSource(ctx context.Context, source string, opts Options) ([]byte, error
 	if statErr == nil {
 		return readFile(source, info, opts.maxBytes())
 	}
-	u, timeout, seconds, ok := remoteURL(source, opts)
+	u, timeout, seconds, ok := SourceURL(source, opts.Seconds, opts.Timeout) // neither "-" nor a file
 	if !ok {
 		if errors.Is(statErr, os.ErrNotExist) {
 			return nil, fmt.Errorf("%s: no such file, and not a URL", source)
