@@ -63,16 +63,6 @@ func frames(s *profile.Sample) []string {
 	return out
 }
 
-// nearestWorkload returns the first workload function in fns, or "".
-func nearestWorkload(fns []string) string {
-	for _, fn := range fns {
-		if strings.HasPrefix(fn, havlakPrefix) {
-			return shortName(fn)
-		}
-	}
-	return ""
-}
-
 // classify splits a CPU profile's samples into the categories, each
 // attributed to the workload function nearest the work, and returns the
 // shares biggest first, with the total.
@@ -92,8 +82,8 @@ func classify(p *profile.Profile) ([]Share, int64) {
 		for i, c := range categories {
 			if slices.ContainsFunc(fns, c.rx.MatchString) {
 				shares[i].Value += v
-				if fn := nearestWorkload(fns); fn != "" {
-					callers[i][fn] += v
+				if ln := workloadLine(s); ln != nil {
+					callers[i][shortName(ln.Function.Name)] += v
 				}
 				break
 			}
@@ -117,11 +107,8 @@ func hottest(p *profile.Profile) (string, float64) {
 	var total int64
 	for _, s := range p.Sample {
 		total += s.Value[vi]
-		for _, loc := range s.Location {
-			if fn := workloadFunc(loc); fn != "" {
-				attributed[fn] += s.Value[vi]
-				break
-			}
+		if ln := workloadLine(s); ln != nil {
+			attributed[ln.Function.Name] += s.Value[vi]
 		}
 	}
 	ranked := rank(attributed, total)
@@ -131,15 +118,17 @@ func hottest(p *profile.Profile) (string, float64) {
 	return ranked[0].Name, ranked[0].Fraction
 }
 
-// workloadFunc returns the full name of the innermost workload function
-// at loc, or "".
-func workloadFunc(loc *profile.Location) string {
-	for _, ln := range loc.Line {
-		if ln.Function != nil && strings.HasPrefix(ln.Function.Name, havlakPrefix) {
-			return ln.Function.Name
+// workloadLine returns the sample's frame nearest its leaf that is in a
+// workload function, or nil.
+func workloadLine(s *profile.Sample) *profile.Line {
+	for _, loc := range s.Location {
+		for i, ln := range loc.Line {
+			if ln.Function != nil && strings.HasPrefix(ln.Function.Name, havlakPrefix) {
+				return &loc.Line[i]
+			}
 		}
 	}
-	return ""
+	return nil
 }
 
 // A Site is a line of the workload that allocates.
@@ -167,14 +156,8 @@ func allocSites(p *profile.Profile) ([]Site, error) {
 	var total int64
 	for _, s := range p.Sample {
 		total += s.Value[vi]
-	sample:
-		for _, loc := range s.Location {
-			for _, ln := range loc.Line {
-				if ln.Function != nil && strings.HasPrefix(ln.Function.Name, havlakPrefix) {
-					bytes[key{ln.Function.Name, path.Base(ln.Function.Filename), int(ln.Line)}] += s.Value[vi]
-					break sample
-				}
-			}
+		if ln := workloadLine(s); ln != nil {
+			bytes[key{ln.Function.Name, path.Base(ln.Function.Filename), int(ln.Line)}] += s.Value[vi]
 		}
 	}
 	var sites []Site
