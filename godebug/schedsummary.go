@@ -1,9 +1,11 @@
 package godebug
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -146,13 +148,7 @@ func (a *SchedAnalyzer) verdict(s *SchedSummary) (saturation, imbalance, text st
 func (s *SchedSummary) TopWaitReasons(n int) []string {
 	keys := slices.Collect(maps.Keys(s.WaitReasons))
 	slices.SortFunc(keys, func(x, y string) int {
-		if d := s.WaitReasons[y] - s.WaitReasons[x]; d != 0 {
-			return d
-		}
-		if x < y {
-			return -1
-		}
-		return 1
+		return cmp.Or(cmp.Compare(s.WaitReasons[y], s.WaitReasons[x]), strings.Compare(x, y))
 	})
 	return keys[:min(n, len(keys))]
 }

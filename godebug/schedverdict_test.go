@@ -2,6 +2,7 @@ package godebug
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,15 @@ func TestSchedVerdicts(t *testing.T) {
 			t.Errorf("%s: %d samples, saturation %q, imbalance %q; want 20, %q, %q (%s)",
 				tt.name, sum.Samples, sum.Saturation, sum.Imbalance, tt.saturation, tt.imbalance, sum.Verdict)
 		}
+	}
+}
+
+func TestTopWaitReasons(t *testing.T) {
+	s := &SchedSummary{WaitReasons: map[string]int{"select": 2, "": 5, "chan receive": 2, "sleep": 1, "IO wait": 9}}
+	if got, want := s.TopWaitReasons(4), []string{"IO wait", "", "chan receive", "select"}; !slices.Equal(got, want) {
+		t.Errorf("TopWaitReasons(4) = %q, want %q (most first, ties by name)", got, want)
+	}
+	if got := s.TopWaitReasons(10); len(got) != 5 {
+		t.Errorf("TopWaitReasons(10) = %q, want all 5", got)
 	}
 }
