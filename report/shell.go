@@ -50,8 +50,9 @@ func (s *Shell) Run(in io.Reader) error {
 
 // greet prints the profile's description, as pprof does on entering its shell.
 func (s *Shell) greet() {
-	o := DefaultOptions()
-	if r, err := prepare(s.p.Copy(), Top, o); err == nil {
+	// The default options filter nothing, so prepare leaves s.p as it is:
+	// no copy (a serialization round trip) of a large profile at start-up.
+	if r, err := prepare(s.p, Top, DefaultOptions()); err == nil {
 		fmt.Fprintln(s.Stderr, strings.Join(r.profileLabels(), "\n"))
 		if r.total == 0 && len(s.p.SampleType) > 1 {
 			fmt.Fprintln(s.Stderr, "No samples were found with the default sample value type.")
