@@ -9,12 +9,11 @@ import (
 
 // WriteText writes the summary for a person to read.
 func (s *GCSummary) WriteText(w io.Writer) error {
-	b := new(strings.Builder)
 	if s.GCs == 0 {
-		fmt.Fprintf(b, "GC: %s\n", s.Verdict)
-		_, err := io.WriteString(w, b.String())
+		_, err := fmt.Fprintf(w, "GC: %s\n", s.Verdict)
 		return err
 	}
+	b := new(strings.Builder)
 	fmt.Fprintf(b, "GCs:            %d over %s (%.2f/s), %d forced, %d P\n",
 		s.GCs, secs(s.DurationSeconds), s.GCsPerSecond, s.ForcedGCs, s.Procs)
 	fmt.Fprintf(b, "GC CPU:         %d%% of CPU since start (runtime's figure); %s of GC CPU time, %.0f%% of it assists\n",
@@ -45,12 +44,11 @@ func (s *GCSummary) WriteText(w io.Writer) error {
 
 // WriteText writes the summary for a person to read.
 func (s *SchedSummary) WriteText(w io.Writer) error {
-	b := new(strings.Builder)
 	if s.Samples == 0 {
-		fmt.Fprintf(b, "Scheduler: %s\n", s.Verdict)
-		_, err := io.WriteString(w, b.String())
+		_, err := fmt.Fprintf(w, "Scheduler: %s\n", s.Verdict)
 		return err
 	}
+	b := new(strings.Builder)
 	procs := fmt.Sprint(s.GOMAXPROCS)
 	if s.GOMAXPROCSMin != s.GOMAXPROCSMax {
 		procs += fmt.Sprintf(" (varied %d-%d)", s.GOMAXPROCSMin, s.GOMAXPROCSMax)
