@@ -72,10 +72,7 @@ func measure(ctx context.Context, v havlak.Variant, reps int, progress func(done
 
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	wg.Add(1)
-	go func() { // sample memory in use until stopped
-		defer wg.Done()
+	wg.Go(func() { // sample memory in use until stopped; peak is read after wg.Wait
 		t := time.NewTicker(5 * time.Millisecond)
 		defer t.Stop()
 		for {
@@ -83,13 +80,10 @@ func measure(ctx context.Context, v havlak.Variant, reps int, progress func(done
 			case <-stop:
 				return
 			case <-t.C:
-				m := memoryInUse(readMetrics())
-				mu.Lock()
-				peak = max(peak, m)
-				mu.Unlock()
+				peak = max(peak, memoryInUse(readMetrics()))
 			}
 		}
-	}()
+	})
 	done := make(chan int, 1)
 	go func() { done <- havlak.Run(v, reps, progress) }()
 	var loops int
