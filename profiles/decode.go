@@ -38,16 +38,11 @@ func tooLarge(is string, max int64) error {
 	return fmt.Errorf("%w: %s more than %s (the limit; raise it with -max_bytes)", ErrTooLarge, is, formatBytes(max))
 }
 
-// isGzip reports whether data starts with the gzip magic number.
-func isGzip(data []byte) bool {
-	return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b
-}
-
 // decompress returns data inflated if it is gzipped, else data itself. The
 // inflated size is capped at max: a gzip bomb is an error, not an
 // out-of-memory kill.
 func decompress(data []byte, max int64) ([]byte, error) {
-	if !isGzip(data) {
+	if !pprofproto.IsGzip(data) {
 		return data, nil
 	}
 	out, err := pprofproto.Gunzip(data, max)
@@ -58,7 +53,7 @@ func decompress(data []byte, max int64) ([]byte, error) {
 		return nil, errors.New("truncated gzip data")
 	case err != nil:
 		return nil, fmt.Errorf("corrupt gzip data: %v", err)
-	case isGzip(out):
+	case pprofproto.IsGzip(out):
 		return nil, errors.New("gzip data inside gzip data; decompress it once first")
 	}
 	return out, nil

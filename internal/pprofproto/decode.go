@@ -14,7 +14,7 @@ import (
 // reading untrusted input) call Gunzip with their limit first.
 func Decode(data []byte) (*profile.Profile, error) {
 	raw := data
-	if isGzip(data) {
+	if IsGzip(data) {
 		var err error
 		if raw, err = Gunzip(data, -1); err != nil {
 			return parseData(data)

@@ -30,7 +30,7 @@ func checkSame(t testing.TB, name string, data []byte) *profile.Profile {
 // to ParseData: valid profile.proto must take the fast path.
 func mustBeFast(t testing.TB, name string, data []byte) {
 	t.Helper()
-	if isGzip(data) {
+	if IsGzip(data) {
 		var err error
 		if data, err = Gunzip(data, -1); err != nil {
 			t.Fatalf("%s: %v", name, err)

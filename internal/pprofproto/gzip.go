@@ -13,8 +13,8 @@ import (
 // a lying gzip trailer cannot make Gunzip reserve more than that.
 const maxRatio = 1032
 
-// isGzip reports whether data starts with the gzip magic number.
-func isGzip(data []byte) bool {
+// IsGzip reports whether data starts with the gzip magic number.
+func IsGzip(data []byte) bool {
 	return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b
 }
 

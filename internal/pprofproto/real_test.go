@@ -25,7 +25,7 @@ func TestDecodeRealProfiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		raw := data
-		if isGzip(data) {
+		if IsGzip(data) {
 			if raw, err = Gunzip(data, -1); err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
