@@ -16,13 +16,14 @@ import (
 func Build(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	files["go.mod"] = "module testprog\n\ngo 1.26\n"
 	for name, src := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	delete(files, "go.mod")
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module testprog\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return build(t, dir, ".")
 }
 

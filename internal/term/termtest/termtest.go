@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -75,7 +76,7 @@ func (p *PTY) Screen(t testing.TB) string {
 		p.mu.Lock()
 		s := p.screen.String()
 		p.mu.Unlock()
-		if i := bytes.Index([]byte(s), []byte(marker)); i >= 0 {
+		if i := strings.Index(s, marker); i >= 0 {
 			return s[:i]
 		}
 		if time.Now().After(deadline) {
