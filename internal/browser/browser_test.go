@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,8 +60,9 @@ ctx.fillRect(20, 20, 5, 5);
 			t.Errorf("CanvasInk(%q) = %v, %v; want [%d]", tt.rgb, ink, err, tt.want)
 		}
 	}
-	if shot := ScreenshotForTest(t, p, "browser-errors"); shot == "" {
-		t.Error("no screenshot path")
+	shot := ScreenshotForTest(t, p, "browser-errors")
+	if png, err := os.ReadFile(shot); err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("screenshot %s is not a PNG file (%d bytes, err %v)", shot, len(png), err)
 	}
 }
 
