@@ -81,3 +81,19 @@ func TestRateReport(t *testing.T) {
 type errFake struct{}
 
 func (errFake) Error() string { return "fake" }
+
+// TestPhasesMerge checks the Details phases over several shards, an empty
+// one first: the fastest and slowest of all, the mean over all responses.
+func TestPhasesMerge(t *testing.T) {
+	shards := []*shard{newShard(false), newShard(false), newShard(false)}
+	for i, d := range []time.Duration{2, 3, 1, 6} {
+		shards[1+i%2].recordResponse(&Sample{Latency: time.Second, Read: d * time.Millisecond}, 0, false)
+	}
+	res := result(shards, false)
+	if want := (Phase{Mean: 3 * time.Millisecond, Min: time.Millisecond, Max: 6 * time.Millisecond}); res.Read != want || res.Responses != 4 {
+		t.Errorf("resp read %+v over %d responses; want %+v over 4", res.Read, res.Responses, want)
+	}
+	if empty := result(shards[:1], false); empty.Read != (Phase{}) {
+		t.Errorf("resp read %+v with no responses; want zero", empty.Read)
+	}
+}

@@ -73,8 +73,8 @@ func result(shards []*shard, rate bool) *Result {
 			r.Late += s.late
 			r.LateQueued += s.lateQueued
 		}
-		for i := range phases {
-			if s.responses > 0 {
+		if s.responses > 0 {
+			for i := range phases {
 				phases[i].merge(&s.phases[i], r.Responses == 0)
 			}
 		}
@@ -105,9 +105,8 @@ func result(shards []*shard, rate bool) *Result {
 		r.Uncorrected = newDist(unc, uncSum)
 		r.Lateness = newDist(lateness, lateSum)
 	}
-	ps := []*Phase{&r.DNSDialup, &r.DNS, &r.Write, &r.Wait, &r.Read}
-	for i, p := range ps {
-		if r.Responses > 0 {
+	if r.Responses > 0 {
+		for i, p := range []*Phase{&r.DNSDialup, &r.DNS, &r.Write, &r.Wait, &r.Read} {
 			*p = Phase{Mean: time.Duration(phases[i].sum / r.Responses),
 				Min: time.Duration(phases[i].min), Max: time.Duration(phases[i].max)}
 		}
