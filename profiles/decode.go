@@ -174,15 +174,12 @@ func formatGiB(n int64) string {
 	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }
 
-// formatBytes prints a size in the largest binary unit that divides it.
+// formatBytes prints a size for a message, in the largest binary unit
+// that divides it: "4 MiB", "1500 bytes".
 func formatBytes(n int64) string {
-	for _, u := range []struct {
-		name string
-		size int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.size && n%u.size == 0 {
-			return fmt.Sprintf("%d %s", n/u.size, u.name)
-		}
+	n, unit := inUnits(n)
+	if unit == "" {
+		unit = "bytes"
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("%d %s", n, unit)
 }

@@ -26,13 +26,19 @@ var sizeUnits = []struct {
 
 // String prints the size in the largest binary unit that divides it.
 func (s Size) String() string {
-	n := int64(s)
+	n, unit := inUnits(int64(s))
+	return strconv.FormatInt(n, 10) + unit
+}
+
+// inUnits returns n bytes in the largest binary unit (GiB, MiB, KiB) that
+// divides it, and that unit; "" if none does.
+func inUnits(n int64) (int64, string) {
 	for _, u := range sizeUnits {
 		if strings.HasSuffix(u.suffix, "iB") && n >= u.factor && n%u.factor == 0 {
-			return strconv.FormatInt(n/u.factor, 10) + u.suffix
+			return n / u.factor, u.suffix
 		}
 	}
-	return strconv.FormatInt(n, 10)
+	return n, ""
 }
 
 // Set parses a positive size with an optional unit; K, M and G are
