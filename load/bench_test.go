@@ -12,32 +12,12 @@ import (
 	"github.com/perflab/perflab/internal/testprog"
 )
 
-// helloServer is the server of scripts/bench-load: net/http's hello world.
-const helloServer = `package main
-
-import (
-	"fmt"
-	"net"
-	"net/http"
-)
-
-func main() {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(ln.Addr())
-	http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte("Hello, World!\n"))
-	}))
-}
-`
-
-// startHello runs the hello-world server as its own process, so that its
-// CPU time is not counted as the generator's.
+// startHello runs the hello-world server of scripts/bench-load
+// (testdata/hello) as its own process, so that its CPU time is not
+// counted as the generator's.
 func startHello(b *testing.B) string {
 	b.Helper()
-	cmd := exec.Command(testprog.BuildSource(b, helloServer))
+	cmd := exec.Command(testprog.BuildPackage(b, "github.com/perflab/perflab/load/testdata/hello"))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
