@@ -60,6 +60,29 @@ func FuzzParseSeconds(f *testing.F) {
 	})
 }
 
+// TestParseSeconds checks what an empty seconds means (the default, capped
+// at the maximum) and the parsing of a few values FuzzParseSeconds can only
+// bound.
+func TestParseSeconds(t *testing.T) {
+	for _, tc := range []struct {
+		s        string
+		def, max time.Duration
+		want     time.Duration
+		err      string
+	}{
+		{"", 30 * time.Second, 5 * time.Second, 5 * time.Second, ""},
+		{"", time.Second, time.Minute, time.Second, ""},
+		{"0.5", time.Second, time.Minute, 500 * time.Millisecond, ""},
+		{"60", time.Second, time.Minute, time.Minute, ""},
+		{"1e-10", time.Second, time.Minute, 0, "shorter than a nanosecond"},
+	} {
+		got, err := collect.ParseSeconds(tc.s, tc.def, tc.max)
+		if got != tc.want || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("ParseSeconds(%q, %v, %v) = %v, %v; want %v, %q", tc.s, tc.def, tc.max, got, err, tc.want, tc.err)
+		}
+	}
+}
+
 // FuzzHandlerRequest sends arbitrary paths, queries and bodies to the
 // handler (with durations capped at a millisecond so the fuzzer stays
 // fast): it must never panic, and every error is one line of text.
