@@ -32,11 +32,11 @@ func (d *decoder) samples() error {
 	// The other messages are decoded: the GC that decoding a large
 	// profile's samples triggers can reclaim their lists.
 	d.mappingMsgs, d.functionMsgs, d.locationMsgs, d.stringMsgs = nil, nil, nil, nil
-	ss := make([]profile.Sample, len(d.sampleAt))
-	d.p.Sample = make([]*profile.Sample, len(ss))
-	if len(d.p.SampleType) == 0 && len(ss) > 0 {
+	if len(d.p.SampleType) == 0 && len(d.sampleAt) > 0 {
 		return errWire
 	}
+	ss := make([]profile.Sample, len(d.sampleAt))
+	d.p.Sample = make([]*profile.Sample, len(ss))
 	workers := min(runtime.GOMAXPROCS(0), 4, 1+len(ss)/samplesPerWorker)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup

@@ -85,7 +85,7 @@ func next(data []byte, i int, f *field) (int, error) {
 	return 0, errWire
 }
 
-// int64Field returns a varint field's value, or an error for another wire
+// int64 returns a varint field's value, or an error for another wire
 // type.
 func (f *field) int64() (int64, error) {
 	if f.typ != wireVarint {
