@@ -36,8 +36,7 @@ func FuzzParseHeader(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !isToken(name) || value == "" || strings.ContainsAny(value, "\r\n\x00") ||
-			strings.TrimSpace(value) != value && strings.Trim(value, " \t") != value {
+		if !isToken(name) || value == "" || strings.ContainsAny(value, "\r\n\x00") || strings.Trim(value, " \t") != value {
 			t.Fatalf("ParseHeader(%q) accepted name %q, value %q", s, name, value)
 		}
 		n2, v2, err := ParseHeader(name + ": " + value)
