@@ -3,6 +3,7 @@ package collect
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -36,14 +37,7 @@ func (k Kind) FileName() string {
 	return string(k) + ".pprof"
 }
 
-func (k Kind) valid() bool {
-	for _, v := range Kinds {
-		if k == v {
-			return true
-		}
-	}
-	return false
-}
+func (k Kind) valid() bool { return slices.Contains(Kinds, k) }
 
 // Environment variables read by FromEnv and by Start.
 const (

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // An Option configures Start.
@@ -34,12 +35,9 @@ func newConfig() *config {
 }
 
 func (c *config) add(k Kind) {
-	for _, have := range c.kinds {
-		if have == k {
-			return
-		}
+	if !slices.Contains(c.kinds, k) {
+		c.kinds = append(c.kinds, k)
 	}
-	c.kinds = append(c.kinds, k)
 }
 
 // path is the file a kind is written to.
