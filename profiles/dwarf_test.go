@@ -45,7 +45,7 @@ func TestSymbolizeCFromDWARF(t *testing.T) {
 	}
 	prof := filepath.Join(dir, "cpu.legacy")
 	stacks := [][]uint64{{addr["work"] + 8, addr["main"] + 12}, {addr["main"] + 4}}
-	if err := os.WriteFile(prof, legacyCPU(stacks), 0o644); err != nil {
+	if err := os.WriteFile(prof, legacyCPU(10000, []uint64{1, 1}, stacks), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p, err := Load(context.Background(), []string{bin, prof}, Options{})

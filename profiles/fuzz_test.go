@@ -56,7 +56,7 @@ func TestWriteFuzzSeeds(t *testing.T) {
 		"threadcreate-text": firstRecords(ownProfile(t, "threadcreate", 1), 2),
 		"heap-text":         firstRecords(ownProfile(t, "heap", 1), 3),
 		"contention-text":   firstRecords(ownProfile(t, "block", 1), 2),
-		"legacy-cpu":        legacyCPU([][]uint64{{0x401000, 0x402000}, {0x401000}}),
+		"legacy-cpu":        legacyCPU(10000, []uint64{1, 1}, [][]uint64{{0x401000, 0x402000}, {0x401000}}),
 	}
 	dir := filepath.Join("testdata", "fuzz", "FuzzParse")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -87,11 +87,14 @@ func firstRecords(text []byte, n int) []byte {
 	return out.Bytes()
 }
 
-// legacyCPU writes stacks in the legacy binary CPU format, 64-bit words.
-func legacyCPU(stacks [][]uint64) []byte {
-	words := []uint64{0, 3, 0, 10000, 0}
-	for _, s := range stacks {
-		words = append(words, 1, uint64(len(s)))
+// legacyCPU writes samples in the legacy binary CPU format of gperftools
+// and old Go versions, in 64-bit little-endian words: a header holding the
+// period in microseconds, one record per stack (counts[i], its depth, its
+// addresses), a trailer.
+func legacyCPU(periodMicros uint64, counts []uint64, stacks [][]uint64) []byte {
+	words := []uint64{0, 3, 0, periodMicros, 0}
+	for i, s := range stacks {
+		words = append(words, counts[i], uint64(len(s)))
 		words = append(words, s...)
 	}
 	words = append(words, 0, 1, 0)

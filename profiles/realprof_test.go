@@ -3,7 +3,6 @@ package profiles
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -295,8 +294,7 @@ func gzipFile(t *testing.T, from, to string) {
 }
 
 // writeLegacyCPU rewrites a real CPU profile in the legacy binary format
-// of gperftools and old Go versions: a header, one record per sample
-// (count, depth, addresses), a trailer. Its addresses are unsymbolized.
+// (see legacyCPU). Its addresses are unsymbolized.
 func writeLegacyCPU(t *testing.T, from, to string) {
 	t.Helper()
 	data, err := os.ReadFile(from)
@@ -307,23 +305,19 @@ func writeLegacyCPU(t *testing.T, from, to string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	words := []uint64{0, 3, 0, uint64(p.Period / 1000), 0} // period in microseconds
-	for _, s := range p.Sample {
-		words = append(words, uint64(s.Value[0]), uint64(len(s.Location)))
-		for i, l := range s.Location {
+	counts := make([]uint64, len(p.Sample))
+	stacks := make([][]uint64, len(p.Sample))
+	for i, s := range p.Sample {
+		counts[i] = uint64(s.Value[0])
+		for j, l := range s.Location {
 			addr := l.Address
-			if i > 0 {
+			if j > 0 {
 				addr++ // legacy profiles hold return addresses for callers
 			}
-			words = append(words, addr)
+			stacks[i] = append(stacks[i], addr)
 		}
 	}
-	words = append(words, 0, 1, 0)
-	var buf bytes.Buffer
-	for _, w := range words {
-		binary.Write(&buf, binary.LittleEndian, w)
-	}
-	if err := os.WriteFile(to, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(to, legacyCPU(uint64(p.Period/1000), counts, stacks), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
