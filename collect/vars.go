@@ -68,7 +68,7 @@ func serveMetrics(w http.ResponseWriter, r *http.Request) {
 		case metrics.KindUint64:
 			mv.Kind, mv.Value = "uint64", s.Value.Uint64()
 		case metrics.KindFloat64:
-			mv.Kind, mv.Value = "float64", finite(s.Value.Float64())
+			mv.Kind, mv.Value = "float64", bound(s.Value.Float64())
 		case metrics.KindFloat64Histogram:
 			mv.Kind = "histogram"
 			mv.Value, mv.Buckets = histogram(s.Value.Float64Histogram())
@@ -101,16 +101,11 @@ func histogram(h *metrics.Float64Histogram) (uint64, []bucket) {
 	return total, bs
 }
 
+// bound returns f, or nil (JSON null) if f is infinite or NaN, which JSON
+// cannot hold.
 func bound(f float64) *float64 {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return nil
 	}
 	return &f
-}
-
-func finite(f float64) any {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return nil
-	}
-	return f
 }
