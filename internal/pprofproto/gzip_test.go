@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"runtime"
 	"testing"
 )
 
@@ -45,9 +46,15 @@ func TestGunzipBomb(t *testing.T) {
 	if len(bomb) > 1<<20 {
 		t.Fatalf("bomb is %d bytes", len(bomb))
 	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	_, err := Gunzip(bomb, 1<<20)
+	runtime.ReadMemStats(&after)
 	if !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("Gunzip(bomb, 1 MiB) = %v, want ErrTooLarge", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+		t.Errorf("refusing the bomb allocated %d bytes; want well under its 16 MiB", alloc)
 	}
 	for _, bad := range [][]byte{{0x1f, 0x8b}, bomb[:len(bomb)/2], append(bytes.Clone(bomb[:20]), 0xff)} {
 		if _, err := Gunzip(bad, -1); err == nil {
