@@ -8,8 +8,6 @@ import (
 	"net/http/httptest"
 	"net/http/pprof"
 	"net/url"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -247,13 +245,7 @@ func TestRemoteSymbolization(t *testing.T) {
 	if !hasFunction(p, "runtime/pprof.writeGoroutine") {
 		t.Errorf("no runtime/pprof.writeGoroutine among the functions: %v", p.Function)
 	}
-	cmd := exec.Command(goTool(t), "tool", "pprof", "-raw", src)
-	cmd.Env = append(os.Environ(), "PPROF_TMPDIR="+t.TempDir())
-	want, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := p.String(); got != string(want) {
+	if got, want := p.String(), pprofRaw(t, src); got != want {
 		t.Errorf("loaded profile differs from go tool pprof -raw:\n--- got\n%s\n--- want\n%s", got, want)
 	}
 

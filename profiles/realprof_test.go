@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/internal/testprog"
+	"github.com/perflab/perflab/report/reporttest"
 )
 
 // workload is a real program that writes every kind of profile runtime/pprof
@@ -116,7 +117,7 @@ func writeProfiles(t *testing.T) (bin, dir string) {
 	return bin, dir
 }
 
-// goTool returns the go command that runs the oracle, go tool pprof.
+// goTool returns the go command, or skips t if there is none.
 func goTool(t *testing.T) string {
 	if p, err := exec.LookPath("go"); err == nil {
 		return p
@@ -128,15 +129,12 @@ func goTool(t *testing.T) string {
 	return p
 }
 
-// pprofRaw runs go tool pprof -raw with args.
+// pprofRaw runs the oracle, go tool pprof -raw, with args.
 func pprofRaw(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(goTool(t), append([]string{"tool", "pprof", "-raw"}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, stderr, err := reporttest.RunPprof(t, "", nil, append([]string{"-raw"}, args...)...)
 	if err != nil {
-		t.Fatalf("go tool pprof -raw %v: %v\n%s", args, err, stderr.Bytes())
+		t.Fatalf("go tool pprof -raw %v: %v\n%s", args, err, stderr)
 	}
 	return string(out)
 }
@@ -235,9 +233,9 @@ func testSymbolize(t *testing.T, bin, legacy string) {
 	if err := Symbolize(p, bin); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(goTool(t), "tool", "pprof", "-top", "-nodecount=1000", bin, legacy).Output()
+	out, stderr, err := reporttest.RunPprof(t, "", nil, "-top", "-nodecount=1000", bin, legacy)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("go tool pprof -top: %v\n%s", err, stderr)
 	}
 	_, table, ok := strings.Cut(string(out), "flat%   sum%        cum   cum%\n")
 	if !ok {
