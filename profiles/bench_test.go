@@ -14,9 +14,6 @@ import (
 // takes about a minute the first time; -short skips it.
 func benchProfile(b *testing.B, c profgen.Config) string {
 	b.Helper()
-	if err := os.MkdirAll(profgen.CacheDir(), 0o755); err != nil {
-		b.Fatal(err)
-	}
 	path, err := profgen.Cached(profgen.CacheDir(), c)
 	if err != nil {
 		b.Fatal(err)
