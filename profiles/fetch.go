@@ -33,35 +33,34 @@ const transferGrace = 5 * time.Second
 // "-" for standard input; an existing file; a URL such as
 // http://host:port/debug/pprof/heap; or a bare host:port, meaning
 // CPUProfilePath there. For URLs, opts.Seconds sets ?seconds=N and
-// opts.Timeout bounds the whole request (see FetchURL). At most
+// opts.Timeout bounds the whole request (see SourceURL). At most
 // opts.MaxBytes bytes are read.
 func ReadSource(ctx context.Context, source string, opts Options) ([]byte, error) {
+	data, _, err := readSource(ctx, source, opts)
+	return data, err
+}
+
+// readSource is ReadSource, also returning the URL the source was fetched
+// from: "" for standard input and files.
+func readSource(ctx context.Context, source string, opts Options) (data []byte, u string, err error) {
 	if source == "-" {
-		return readCapped("standard input", os.Stdin, opts.maxBytes())
+		data, err = readCapped("standard input", os.Stdin, opts.maxBytes())
+		return data, "", err
 	}
 	info, statErr := os.Stat(source)
 	if statErr == nil {
-		return readFile(source, info, opts.maxBytes())
+		data, err = readFile(source, info, opts.maxBytes())
+		return data, "", err
 	}
-	u, timeout, seconds, ok := SourceURL(source, opts.Seconds, opts.Timeout) // neither "-" nor a file
+	u, timeout, seconds, ok := SourceURL(source, opts.Seconds, opts.Timeout)
 	if !ok {
 		if errors.Is(statErr, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no such file, and not a URL", source)
+			return nil, "", fmt.Errorf("%s: no such file, and not a URL", source)
 		}
-		return nil, fmt.Errorf("%s: %v", source, unwrapPath(statErr))
+		return nil, "", fmt.Errorf("%s: %v", source, unwrapPath(statErr))
 	}
-	return fetchURL(ctx, u, timeout, seconds, opts)
-}
-
-// remoteURL returns the URL source refers to, if it is not a file.
-func remoteURL(source string, opts Options) (u string, timeout time.Duration, seconds int, ok bool) {
-	if source == "-" {
-		return "", 0, 0, false
-	}
-	if _, err := os.Stat(source); err == nil {
-		return "", 0, 0, false
-	}
-	return SourceURL(source, opts.Seconds, opts.Timeout)
+	data, err = fetchURL(ctx, u, timeout, seconds, opts)
+	return data, u, err
 }
 
 func readFile(name string, info os.FileInfo, max int64) ([]byte, error) {

@@ -191,7 +191,7 @@ func loadAll(ctx context.Context, sources []string, binary string, opts Options)
 // loadOne reads and parses one source and prepares its mappings for
 // symbolization as pprof's driver does.
 func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Profile, error) {
-	data, err := ReadSource(ctx, src, opts)
+	data, u, err := readSource(ctx, src, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Pr
 	if binary != "" {
 		p.Mapping[0].File = binary
 	}
-	if u, _, _, ok := remoteURL(src, opts); ok {
+	if u != "" {
 		markRemote(p, u)
 	}
 	return p, nil
