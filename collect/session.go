@@ -12,13 +12,15 @@ import (
 	"slices"
 	"sync"
 	"syscall"
+
+	"github.com/perflab/perflab/internal/atomicfile"
 )
 
 // A Session is a set of profiles being collected; Start begins one and Stop
 // ends it and writes the files.
 type Session struct {
 	cfg     *config
-	pending map[Kind]*pendingFile
+	pending map[Kind]*atomicfile.File
 	wall    *wallSampler
 	restore []func()
 
@@ -52,7 +54,7 @@ func Start(opts ...Option) *Session {
 	for _, o := range opts {
 		o(cfg)
 	}
-	s := &Session{cfg: cfg, pending: make(map[Kind]*pendingFile), quit: make(chan struct{})}
+	s := &Session{cfg: cfg, pending: make(map[Kind]*atomicfile.File), quit: make(chan struct{})}
 	if !cfg.ignoreEnv {
 		s.applyEnv()
 	}
@@ -94,12 +96,12 @@ func (s *Session) begin(k Kind) {
 	}
 	name := s.cfg.path(k)
 	for other, pf := range s.pending {
-		if pf.final == name {
+		if pf.Dest() == name {
 			s.fail(&s.startErr, fmt.Errorf("%s profile: %s is already the %s profile's file", k, name, other))
 			return
 		}
 	}
-	pf, err := createPending(name)
+	pf, err := atomicfile.Create(name)
 	if err != nil {
 		s.fail(&s.startErr, fmt.Errorf("%s profile: %w", k, err))
 		return
@@ -113,7 +115,7 @@ func (s *Session) begin(k Kind) {
 		s.wall = startWall(s.cfg.wallHz)
 	}
 	if err != nil {
-		pf.abort()
+		pf.Abort()
 		s.fail(&s.startErr, fmt.Errorf("%s profile: %w", k, err))
 		return
 	}
@@ -202,15 +204,15 @@ func (s *Session) stop() {
 			continue
 		}
 		if err := s.finish(k, pf); err != nil {
-			pf.abort()
+			pf.Abort()
 			s.fail(&s.stopErr, fmt.Errorf("%s profile: %w", k, err))
 			continue
 		}
-		if err := pf.commit(); err != nil {
+		if err := pf.Commit(); err != nil {
 			s.fail(&s.stopErr, fmt.Errorf("%s profile: %w", k, err))
 			continue
 		}
-		s.written = append(s.written, pf.final)
+		s.written = append(s.written, pf.Dest())
 	}
 	for _, undo := range s.restore {
 		undo()

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
+	"github.com/perflab/perflab/internal/atomicfile"
 	"github.com/perflab/perflab/profiles"
 )
 
@@ -78,30 +77,14 @@ func runFetch(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 }
 
 // save writes data to the file name, or to stdout for "-". The file
-// appears complete or not at all: data goes to a temporary file in the
-// same directory, renamed at the end.
+// appears complete or not at all.
 func save(name string, data []byte, stdout io.Writer) error {
 	if name == "-" {
 		_, err := stdout.Write(data)
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".perflab-fetch-*")
-	if err != nil {
-		return fmt.Errorf("saving %s: %v", name, err)
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("saving %s: %v", name, err)
-	}
-	return nil
+	return atomicfile.Write(name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }

@@ -95,6 +95,10 @@ func TestFetchCommandErrors(t *testing.T) {
 	bin := perflab(t)
 	srv, _, _ := fetchServer(t)
 	out := filepath.Join(t.TempDir(), "out.pb.gz")
+	plain := filepath.Join(t.TempDir(), "plain")
+	if err := os.WriteFile(plain, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args   []string
 		code   int
@@ -110,6 +114,8 @@ func TestFetchCommandErrors(t *testing.T) {
 			"perflab: " + srv.URL + "/debug/pprof/nosuch: server returned 404 Not Found: Unknown profile\n"},
 		{[]string{"fetch", "-o", out, srv.URL + "/html"}, 1, "perflab: " + srv.URL + "/html: not a profile"},
 		{[]string{"fetch", "-max_bytes", "1KiB", "-o", out, srv.URL + "/debug/pprof/heap"}, 1, "more than 1 KiB (the limit"},
+		{[]string{"fetch", "-o", filepath.Join(plain, "out.pb.gz"), srv.URL + "/debug/pprof/heap"}, 1,
+			"perflab: cannot create directory " + plain + ": not a directory\n"},
 	}
 	for _, tt := range tests {
 		stdout, stderr, code := runPerflab(t, bin, tt.args...)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/perflab/perflab/chart"
 	"github.com/perflab/perflab/godebug"
+	"github.com/perflab/perflab/internal/atomicfile"
 	"github.com/perflab/perflab/internal/term"
 )
 
@@ -250,29 +251,16 @@ func writeReport(flags *traceFlags, stdout io.Writer, summary any, text func(io.
 	}
 	if flags.html != "" {
 		page := &chart.Page{Title: title, Summary: textBuf.String(), Charts: charts()}
-		if err := writeFile(flags.html, page.Render); err != nil {
+		if err := atomicfile.Write(flags.html, page.Render); err != nil {
 			return err
 		}
 	}
 	if flags.out != "" {
-		return writeFile(flags.out, func(w io.Writer) error {
+		return atomicfile.Write(flags.out, func(w io.Writer) error {
 			_, err := io.WriteString(w, out)
 			return err
 		})
 	}
 	_, err := io.WriteString(stdout, out)
 	return err
-}
-
-// writeFile creates path and writes it with write.
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return f.Close()
 }

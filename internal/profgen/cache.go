@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/perflab/perflab/internal/atomicfile"
 )
 
 // version names the generator's output in cache file names; bump it when
@@ -38,23 +40,7 @@ func Cached(dir string, c Config) (string, error) {
 	if err := WriteSources(p, c.SourceRoot); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(dir, name+".*.tmp")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := p.Write(tmp); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	return file, os.Rename(tmp.Name(), file)
+	return file, atomicfile.Write(file, p.Write)
 }
 
 // CacheDir is where benchmarks and scripts keep generated profiles:
