@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -324,7 +325,7 @@ func runBenchRun(ctx context.Context, stdout, stderr io.Writer, args []string) e
 		return err
 	}
 	if len(empty) == len(files) {
-		return fmt.Errorf("no benchmark matches -bench %q in %s", rf.bench, strings.Join(cmpOr(pkgs, "."), " "))
+		return fmt.Errorf("no benchmark matches -bench %q in %s", rf.bench, cmp.Or(strings.Join(pkgs, " "), "."))
 	}
 	ts := b.Tables()
 	if err := report(ts, &f, nil, stdout, stderr, empty); err != nil {
@@ -395,12 +396,4 @@ func printShareChanges(ctx context.Context, w io.Writer, res *bench.RunResult) e
 		}
 	}
 	return nil
-}
-
-// cmpOr returns list, or a list holding def when list is empty.
-func cmpOr(list []string, def string) []string {
-	if len(list) == 0 {
-		return []string{def}
-	}
-	return list
 }
