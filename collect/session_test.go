@@ -102,6 +102,20 @@ func checkWall(t *testing.T, wall *profile.Profile, work time.Duration) {
 	if n := cum(wall, "github.com/perflab/perflab/collect.(*wallSampler).run", i) + cum(wall, "runtime/pprof.profileWriter", i); n != 0 {
 		t.Errorf("wall profile includes the profiler's own goroutines (%d ns)", n)
 	}
+	for _, fn := range wall.Function {
+		if isMachineryName(fn.Name) {
+			t.Errorf("wall profile holds function %s of the profiler's own stacks", fn.Name)
+		}
+	}
+	if err := wall.CheckValid(); err != nil {
+		t.Errorf("wall profile: %v", err)
+	}
+}
+
+// isMachineryName reports whether name is one of the functions the wall
+// profiler leaves out with its own stacks.
+func isMachineryName(name string) bool {
+	return strings.HasPrefix(name, "github.com/perflab/perflab/collect.(*wallSampler)") || strings.HasPrefix(name, "runtime/pprof.profileWriter")
 }
 
 func checkTraceFile(t *testing.T, name string) {

@@ -175,13 +175,18 @@ func (p *wallProfile) build() *profile.Profile {
 		if self {
 			continue
 		}
+		for _, loc := range locs {
+			b.add(loc)
+		}
 		prof.Sample = append(prof.Sample, &profile.Sample{Location: locs, Value: []int64{st.samples, st.nanos}})
 	}
 	return prof
 }
 
 // symbolizer turns program counters into locations, sharing one location
-// per address and one function per name and file.
+// per address and one function per name and file. Locations and functions
+// enter the profile only through add, so that those of the stacks left out
+// (the profiler's own) do not.
 type symbolizer struct {
 	prof    *profile.Profile
 	mapping *profile.Mapping
@@ -195,7 +200,7 @@ func (b *symbolizer) location(pc uintptr) *profile.Location {
 	if loc := b.locs[pc]; loc != nil {
 		return loc
 	}
-	loc := &profile.Location{ID: uint64(len(b.prof.Location) + 1), Mapping: b.mapping, Address: uint64(pc)}
+	loc := &profile.Location{Mapping: b.mapping, Address: uint64(pc)}
 	frames := runtime.CallersFrames([]uintptr{pc})
 	for {
 		fr, more := frames.Next()
@@ -207,8 +212,23 @@ func (b *symbolizer) location(pc uintptr) *profile.Location {
 		}
 	}
 	b.locs[pc] = loc
-	b.prof.Location = append(b.prof.Location, loc)
 	return loc
+}
+
+// add puts loc and its functions into the profile, numbering them, unless
+// they are there already.
+func (b *symbolizer) add(loc *profile.Location) {
+	if loc.ID != 0 {
+		return
+	}
+	loc.ID = uint64(len(b.prof.Location) + 1)
+	b.prof.Location = append(b.prof.Location, loc)
+	for _, ln := range loc.Line {
+		if fn := ln.Function; fn.ID == 0 {
+			fn.ID = uint64(len(b.prof.Function) + 1)
+			b.prof.Function = append(b.prof.Function, fn)
+		}
+	}
 }
 
 func (b *symbolizer) function(fr runtime.Frame) *profile.Function {
@@ -220,8 +240,7 @@ func (b *symbolizer) function(fr runtime.Frame) *profile.Function {
 	if name == "" {
 		name = "unknown"
 	}
-	fn := &profile.Function{ID: uint64(len(b.prof.Function) + 1), Name: name, SystemName: name, Filename: fr.File}
+	fn := &profile.Function{Name: name, SystemName: name, Filename: fr.File}
 	b.funcs[key] = fn
-	b.prof.Function = append(b.prof.Function, fn)
 	return fn
 }
