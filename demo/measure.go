@@ -9,6 +9,7 @@ import (
 	"runtime/metrics"
 	"runtime/pprof"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/perflab/perflab/examples/havlak"
@@ -84,12 +85,21 @@ func measure(ctx context.Context, v havlak.Variant, reps int, progress func(done
 			}
 		}
 	})
+	// An interrupted run goes on in the background until its search ends;
+	// it must not draw progress after measure has returned.
+	var interrupted atomic.Bool
+	report := func(done, total int) {
+		if !interrupted.Load() {
+			progress(done, total)
+		}
+	}
 	done := make(chan int, 1)
-	go func() { done <- havlak.Run(v, reps, progress) }()
+	go func() { done <- havlak.Run(v, reps, report) }()
 	var loops int
 	select {
 	case loops = <-done:
 	case <-ctx.Done():
+		interrupted.Store(true)
 		close(stop)
 		pprof.StopCPUProfile()
 		return nil, fmt.Errorf("%v run interrupted: %w", v, ctx.Err())
