@@ -85,7 +85,12 @@ var shellOptions = []shellOption{
 		get: func(o *Options) string { return o.SampleIndex },
 		set: func(o *Options, v string) error { o.SampleIndex = v; return nil }},
 	{name: "sort", help: "Sort order", choices: []string{"cum", "flat"},
-		get: func(o *Options) string { return map[bool]string{true: "cum", false: "flat"}[o.Cum] },
+		get: func(o *Options) string {
+			if o.Cum {
+				return "cum"
+			}
+			return "flat"
+		},
 		set: func(o *Options, v string) error { o.Cum = v == "cum"; return nil }},
 	{name: "granularity", help: "Granularity", choices: granularities,
 		get: func(o *Options) string { return o.Granularity },
