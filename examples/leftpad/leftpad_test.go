@@ -50,6 +50,7 @@ func TestStatsDPackets(t *testing.T) {
 		{"leftpad", "duration", "ms", 0.25, 1, "leftpad.duration:0.25|ms"},
 		{"ns", "a:b|c@d", "c", 3, 0.5, "ns.a_b_c_d:3|c|@0.5"},
 		{"ns", "big", "g", 1234567890, 0.01, "ns.big:1234567890|g|@0.01"},
+		{"ns", "neg", "c", 1, -0.5, "ns.neg:1|c"}, // a rate outside (0, 1) is not sent
 	}
 	for _, tt := range tests {
 		for _, v := range []Version{V1, V2} {

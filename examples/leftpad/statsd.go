@@ -38,7 +38,7 @@ func (s *StatsD) sendV1(stat, kind string, delta float64) error {
 	buf := fmt.Sprintf("%s.", s.Namespace)
 	trimmedStat := strings.NewReplacer(":", "_", "|", "_", "@", "_").Replace(stat)
 	buf += fmt.Sprintf("%s:%s|%s", trimmedStat, strconv.FormatFloat(delta, 'f', -1, 64), kind)
-	if s.SampleRate != 0 && s.SampleRate < 1 {
+	if s.SampleRate > 0 && s.SampleRate < 1 {
 		buf += fmt.Sprintf("|@%s", strconv.FormatFloat(s.SampleRate, 'f', -1, 64))
 	}
 	_, err := s.w.Write([]byte(buf))
@@ -64,7 +64,7 @@ func (s *StatsD) sendV2(stat, kind string, delta float64) error {
 	buf = strconv.AppendFloat(buf, delta, 'f', -1, 64)
 	buf = append(buf, '|')
 	buf = append(buf, kind...)
-	if s.SampleRate != 0 && s.SampleRate < 1 {
+	if s.SampleRate > 0 && s.SampleRate < 1 {
 		buf = append(buf, '|', '@')
 		buf = strconv.AppendFloat(buf, s.SampleRate, 'f', -1, 64)
 	}
