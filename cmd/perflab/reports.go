@@ -109,26 +109,7 @@ func reportCommand(name string, k rpt.Kind, summary, usage string) *command {
 // runReport parses a report command's flags, loads its sources and writes
 // the rpt.
 func runReport(ctx context.Context, c *command, k rpt.Kind, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(c)
-	rf := addReportFlags(fs, k)
-	if err := parseFlags(c, fs, stdout, args); err != nil {
-		return err
-	}
-	rest := fs.Args()
-	if k == rpt.List || k == rpt.Peek {
-		if len(rest) == 0 {
-			return usageErrorf("missing REGEX and profile")
-		}
-		rf.symbol, rest = rest[0], rest[1:]
-	}
-	if len(rest) == 0 {
-		return usageErrorf("no profile given")
-	}
-	o, err := rf.options(stderr)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	p, err := loadForReport(ctx, rest, rf, stderr)
+	p, o, rf, err := loadReportArgs(ctx, c, k, stdout, stderr, args)
 	if err != nil {
 		return err
 	}
@@ -140,6 +121,32 @@ func runReport(ctx context.Context, c *command, k rpt.Kind, stdout, stderr io.Wr
 		return rpt.GenerateJSON(stdout, p, k, o)
 	}
 	return rpt.Generate(stdout, p, k, o)
+}
+
+// loadReportArgs parses the flags and arguments of a report of kind k (list
+// and peek take a REGEX before the sources) and loads the profile.
+func loadReportArgs(ctx context.Context, c *command, k rpt.Kind, stdout, stderr io.Writer, args []string) (*profile.Profile, rpt.Options, *reportFlags, error) {
+	fs := newFlagSet(c)
+	rf := addReportFlags(fs, k)
+	if err := parseFlags(c, fs, stdout, args); err != nil {
+		return nil, rpt.Options{}, nil, err
+	}
+	rest := fs.Args()
+	if k == rpt.List || k == rpt.Peek {
+		if len(rest) == 0 {
+			return nil, rpt.Options{}, nil, usageErrorf("missing REGEX and profile")
+		}
+		rf.symbol, rest = rest[0], rest[1:]
+	}
+	if len(rest) == 0 {
+		return nil, rpt.Options{}, nil, usageErrorf("no profile given")
+	}
+	o, err := rf.options(stderr)
+	if err != nil {
+		return nil, rpt.Options{}, nil, usageErrorf("%v", err)
+	}
+	p, err := loadForReport(ctx, rest, rf, stderr)
+	return p, o, rf, err
 }
 
 // reportFlags holds the values of pprof's report flags.

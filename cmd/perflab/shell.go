@@ -37,19 +37,7 @@ func newShellCommand(c *command) *command {
 
 // runShell loads the profile and runs the shell on commands read from stdin.
 func runShell(ctx context.Context, c *command, stdout, stderr io.Writer, stdin io.Reader, args []string) error {
-	fs := newFlagSet(c)
-	rf := addReportFlags(fs, rpt.Tags)
-	if err := parseFlags(c, fs, stdout, args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return usageErrorf("no profile given")
-	}
-	o, err := rf.options(stderr)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	p, err := loadForReport(ctx, fs.Args(), rf, stderr)
+	p, o, _, err := loadReportArgs(ctx, c, rpt.Tags, stdout, stderr, args)
 	if err != nil {
 		return err
 	}
