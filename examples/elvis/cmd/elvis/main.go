@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,26 +17,39 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	err := run(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:])
+	os.Exit(exitStatus(err, os.Stderr))
 }
 
-// run is the whole command; it returns the exit status: 2 for a bad
-// command line, 1 if the copy fails.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run is the whole command. A bad command line is a flagError.
+func run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("elvis", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	alg := fs.String("alg", "scan", "algorithm: reader (buffered reader) or scan (zero-allocation scan)")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
+		return flagError{err}
+	}
+	return replace(*alg, stdin, stdout)
+}
+
+// flagError is a command line the flag package rejected; it has already
+// printed the error with the usage text.
+type flagError struct{ error }
+
+func (e flagError) Unwrap() error { return e.error }
+
+// exitStatus returns main's exit status for run's error: 0 for none or
+// -help, 2 for a bad command line, 1 for a failure, which it prints on
+// stderr.
+func exitStatus(err error, stderr io.Writer) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if errors.As(err, new(flagError)) {
 		return 2
 	}
-	if err := replace(*alg, stdin, stdout); err != nil {
-		fmt.Fprintf(stderr, "elvis: %v\n", err)
-		return 1
-	}
-	return 0
+	fmt.Fprintf(stderr, "elvis: %v\n", err)
+	return 1
 }
 
 // replace copies in to out with the algorithm named alg.
