@@ -8,6 +8,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,34 +20,54 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	err := run(context.Background(), os.Stdout, os.Stderr, os.Args[1:])
+	os.Exit(exitStatus(err, os.Stderr))
 }
 
-// run is the whole command; it returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
+// run is the whole command. A bad command line is a flagError or a
+// usageError.
+func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("havlak", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	variant := fs.String("variant", "naive", "loop finder: naive (the original's maps) or tuned (slices, reused memory)")
 	reps := fs.Int("reps", havlak.Repetitions, "repetitions of loop finding after the first run")
 	prof := collect.Flags(fs)
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return flagError{err}
 	}
 	v, err := havlak.ParseVariant(*variant)
 	if err != nil {
-		fmt.Fprintf(stderr, "havlak: -variant: %v\n", err)
-		return 2
+		return usageError{fmt.Errorf("-variant: %w", err)}
 	}
 	if *reps < 0 {
-		fmt.Fprintf(stderr, "havlak: -reps=%d: must not be negative\n", *reps)
-		return 2
+		return usageError{fmt.Errorf("-reps=%d: must not be negative", *reps)}
 	}
 	session := prof.Start(collect.Log(stderr))
 	n := havlak.Run(v, *reps, nil)
 	fmt.Fprintf(stdout, "# of loops: %d (including 1 artificial root node)\n", n)
-	if err := session.Stop(); err != nil {
-		fmt.Fprintf(stderr, "havlak: %v\n", err)
-		return 1
+	return session.Stop()
+}
+
+// flagError is a command line the flag package rejected; it has already
+// printed the error with the usage text.
+type flagError struct{ error }
+
+// usageError is any other bad command line.
+type usageError struct{ error }
+
+// exitStatus returns main's exit status for run's error: 0 for none, 2 for
+// a bad command line (-help included), 1 for a failure. It prints the error
+// on stderr unless the flag package has.
+func exitStatus(err error, stderr io.Writer) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, new(flagError)):
+		return 2
 	}
-	return 0
+	fmt.Fprintf(stderr, "havlak: %v\n", err)
+	if errors.As(err, new(usageError)) {
+		return 2
+	}
+	return 1
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,9 +17,15 @@ import (
 const wantOutput = "# of loops: 76000 (including 1 artificial root node)\n"
 
 // TestProgram builds the real command, runs the tuned variant with a CPU
-// and a memory profile, and reads both profiles back.
+// and a memory profile, reads both profiles back, and checks the exit
+// statuses end to end.
 func TestProgram(t *testing.T) {
 	bin := testprog.BuildPackage(t, "github.com/perflab/perflab/examples/havlak/cmd/havlak")
+	t.Run("profiles", func(t *testing.T) { testProfiles(t, bin) })
+	t.Run("exit status", func(t *testing.T) { testExitStatus(t, bin) })
+}
+
+func testProfiles(t *testing.T, bin string) {
 	dir := t.TempDir()
 	cpu, mem := filepath.Join(dir, "havlak.prof"), filepath.Join(dir, "havlak.mprof")
 	out, err := exec.Command(bin, "-variant=tuned", "-reps=2", "-cpuprofile="+cpu, "-memprofile="+mem).CombinedOutput()
@@ -54,10 +62,51 @@ func hasFunction(p *profile.Profile, part string) bool {
 	return false
 }
 
+// testExitStatus runs the real command: 0 on success, 2 for a bad command
+// line (-h included), 1 if a profile cannot be written.
+func testExitStatus(t *testing.T, bin string) {
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args             []string
+		code             int
+		stdout, inStderr string
+	}{
+		{[]string{"-variant=tuned", "-reps=0"}, 0, wantOutput, ""},
+		{[]string{"-h"}, 2, "", "Usage of havlak"},
+		{[]string{"-nosuchflag"}, 2, "", "-nosuchflag"},
+		{[]string{"-variant=fast"}, 2, "", "havlak: -variant: "},
+		{[]string{"-reps=-1"}, 2, "", "havlak: -reps=-1: must not be negative"},
+		{[]string{"-variant=tuned", "-reps=0", "-cpuprofile=" + filepath.Join(notDir, "havlak.prof")}, 1, wantOutput, "havlak: "},
+	}
+	for _, tt := range tests {
+		cmd := exec.Command(bin, tt.args...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		if _, exited := err.(*exec.ExitError); err != nil && !exited {
+			t.Fatalf("havlak %q: %v", tt.args, err)
+		}
+		code := cmd.ProcessState.ExitCode()
+		if code != tt.code || stdout.String() != tt.stdout || !strings.Contains(stderr.String(), tt.inStderr) {
+			t.Errorf("havlak %q: exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr holding %q",
+				tt.args, code, stdout.String(), stderr.String(), tt.code, tt.stdout, tt.inStderr)
+		}
+	}
+}
+
+// TestBadFlags checks that run rejects bad command lines as flagError or
+// usageError, which main turns into exit status 2 and a message.
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"-variant=fast"}, {"-reps=-1"}, {"-nosuchflag"}} {
 		var stdout, stderr bytes.Buffer
-		if code := run(args, &stdout, &stderr); code != 2 || stdout.Len() != 0 || stderr.Len() == 0 {
+		err := run(context.Background(), &stdout, &stderr, args)
+		if !errors.As(err, new(flagError)) && !errors.As(err, new(usageError)) {
+			t.Errorf("havlak %q: run returned %#v, want a flagError or usageError", args, err)
+		}
+		if code := exitStatus(err, &stderr); code != 2 || stdout.Len() != 0 || stderr.Len() == 0 {
 			t.Errorf("havlak %q: exit %d, stdout %q, stderr %q; want exit 2 and a message", args, code, stdout.String(), stderr.String())
 		}
 	}
