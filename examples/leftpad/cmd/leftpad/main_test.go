@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -21,12 +22,15 @@ import (
 // TestProgram runs the real leftpad command for each version on
 // 127.0.0.1:0 with its debug server, sends real requests, receives the
 // StatsD packets on a UDP socket, fetches a heap profile from the debug
-// server, stops the program with SIGTERM and reads its request log.
+// server, stops the program with SIGTERM (exit status 0) and reads its
+// request log. It also checks the exit statuses of bad command lines and
+// failures.
 func TestProgram(t *testing.T) {
 	bin := testprog.BuildPackage(t, "github.com/perflab/perflab/examples/leftpad/cmd/leftpad")
 	for _, version := range []string{"v1", "v2"} {
 		t.Run(version, func(t *testing.T) { testProgram(t, bin, version) })
 	}
+	t.Run("exit status", func(t *testing.T) { testExitStatus(t, bin) })
 }
 
 func testProgram(t *testing.T, bin, version string) {
@@ -117,15 +121,53 @@ func readAddresses(t *testing.T, stderr io.Reader) (service, debug string) {
 	return service, debug
 }
 
+// testExitStatus runs the real command: 2 for a bad command line (-h
+// included), 1 if it cannot serve.
+func testExitStatus(t *testing.T, bin string) {
+	tests := []struct {
+		args     []string
+		code     int
+		inStderr string
+	}{
+		{[]string{"-h"}, 2, "Usage of leftpad"},
+		{[]string{"-nosuchflag"}, 2, "-nosuchflag"},
+		{[]string{"-version=v3"}, 2, "leftpad: -version: "},
+		{[]string{"-addr=256.0.0.1:0", "-debug-addr=", "-statsd="}, 1, "leftpad: -addr: "},
+	}
+	for _, tt := range tests {
+		cmd := exec.Command(bin, tt.args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if _, exited := err.(*exec.ExitError); err != nil && !exited {
+			t.Fatalf("leftpad %q: %v", tt.args, err)
+		}
+		if code := cmd.ProcessState.ExitCode(); code != tt.code || !strings.Contains(stderr.String(), tt.inStderr) {
+			t.Errorf("leftpad %q: exit %d, stderr %q; want exit %d, stderr holding %q", tt.args, code, stderr.String(), tt.code, tt.inStderr)
+		}
+	}
+}
+
+// TestBadFlags checks that run rejects bad command lines as flagError or
+// usageError, which main turns into exit status 2 and a message, and that
+// a failure to serve is neither: exit status 1.
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"-version=v3"}, {"-nosuchflag"}} {
 		var stdout, stderr bytes.Buffer
-		if code := run(context.Background(), args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
+		err := run(context.Background(), &stdout, &stderr, args)
+		if !errors.As(err, new(flagError)) && !errors.As(err, new(usageError)) {
+			t.Errorf("leftpad %q: run returned %#v, want a flagError or usageError", args, err)
+		}
+		if code := exitStatus(err, &stderr); code != 2 || stderr.Len() == 0 {
 			t.Errorf("leftpad %q: exit %d, stderr %q; want exit 2 and a message", args, code, stderr.String())
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"-addr=256.0.0.1:0", "-debug-addr=", "-statsd="}, &stdout, &stderr)
+	err := run(context.Background(), &stdout, &stderr, []string{"-addr=256.0.0.1:0", "-debug-addr=", "-statsd="})
+	if err == nil || errors.As(err, new(flagError)) || errors.As(err, new(usageError)) {
+		t.Errorf("bad -addr: run returned %#v, want a failure", err)
+	}
+	code := exitStatus(err, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), "-addr") {
 		t.Errorf("bad -addr: exit %d, stderr %q; want exit 1 naming -addr", code, stderr.String())
 	}
