@@ -52,6 +52,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 // printed the error with the usage text.
 type flagError struct{ error }
 
+func (e flagError) Unwrap() error { return e.error }
+
 // usageError is any other bad command line.
 type usageError struct{ error }
 
@@ -60,7 +62,7 @@ type usageError struct{ error }
 // on stderr unless the flag package has.
 func exitStatus(err error, stderr io.Writer) int {
 	switch {
-	case err == nil:
+	case err == nil || errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, new(flagError)):
 		return 2

@@ -75,7 +75,7 @@ func testExitStatus(t *testing.T, bin string) {
 		stdout, inStderr string
 	}{
 		{[]string{"-variant=tuned", "-reps=0"}, 0, wantOutput, ""},
-		{[]string{"-h"}, 2, "", "Usage of havlak"},
+		{[]string{"-h"}, 0, "", "Usage of havlak"},
 		{[]string{"-nosuchflag"}, 2, "", "-nosuchflag"},
 		{[]string{"-variant=fast"}, 2, "", "havlak: -variant: "},
 		{[]string{"-reps=-1"}, 2, "", "havlak: -reps=-1: must not be negative"},

@@ -129,7 +129,7 @@ func testExitStatus(t *testing.T, bin string) {
 		code     int
 		inStderr string
 	}{
-		{[]string{"-h"}, 2, "Usage of leftpad"},
+		{[]string{"-h"}, 0, "Usage of leftpad"},
 		{[]string{"-nosuchflag"}, 2, "-nosuchflag"},
 		{[]string{"-version=v3"}, 2, "leftpad: -version: "},
 		{[]string{"-addr=256.0.0.1:0", "-debug-addr=", "-statsd="}, 1, "leftpad: -addr: "},
