@@ -7,49 +7,29 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/perflab/perflab/examples/elvis"
+	"github.com/perflab/perflab/examples/internal/cli"
 )
 
 func main() {
 	err := run(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:])
-	os.Exit(exitStatus(err, os.Stderr))
+	os.Exit(cli.ExitStatus("elvis", err, os.Stderr))
 }
 
-// run is the whole command. A bad command line is a flagError.
+// run is the whole command. A bad command line is a cli.FlagError.
 func run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("elvis", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	alg := fs.String("alg", "scan", "algorithm: reader (buffered reader) or scan (zero-allocation scan)")
 	if err := fs.Parse(args); err != nil {
-		return flagError{err}
+		return cli.FlagError{Err: err}
 	}
 	return replace(*alg, stdin, stdout)
-}
-
-// flagError is a command line the flag package rejected; it has already
-// printed the error with the usage text.
-type flagError struct{ error }
-
-func (e flagError) Unwrap() error { return e.error }
-
-// exitStatus returns main's exit status for run's error: 0 for none or
-// -help, 2 for a bad command line, 1 for a failure, which it prints on
-// stderr.
-func exitStatus(err error, stderr io.Writer) int {
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if errors.As(err, new(flagError)) {
-		return 2
-	}
-	fmt.Fprintf(stderr, "elvis: %v\n", err)
-	return 1
 }
 
 // replace copies in to out with the algorithm named alg.

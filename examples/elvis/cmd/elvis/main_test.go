@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perflab/perflab/examples/internal/cli"
 	"github.com/perflab/perflab/internal/testprog"
 )
 
@@ -55,14 +56,14 @@ func TestCommandLine(t *testing.T) {
 		case 0:
 			kind = err == nil || errors.Is(err, flag.ErrHelp)
 		case 1:
-			kind = err != nil && !errors.As(err, new(flagError))
+			kind = err != nil && !errors.As(err, new(cli.FlagError))
 		case 2:
-			kind = errors.As(err, new(flagError))
+			kind = errors.As(err, new(cli.FlagError))
 		}
 		if !kind {
 			t.Errorf("elvis %q: run returned %#v, the wrong kind of error for exit %d", tt.args, err, tt.code)
 		}
-		code := exitStatus(err, &stderr)
+		code := cli.ExitStatus("elvis", err, &stderr)
 		if code != tt.code || stdout.String() != tt.stdout || !strings.Contains(stderr.String(), tt.inStderr) {
 			t.Errorf("elvis %q: exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr holding %q",
 				tt.args, code, stdout.String(), stderr.String(), tt.code, tt.stdout, tt.inStderr)

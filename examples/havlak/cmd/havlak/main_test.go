@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/examples/internal/cli"
 	"github.com/perflab/perflab/internal/testprog"
 )
 
@@ -97,16 +98,16 @@ func testExitStatus(t *testing.T, bin string) {
 	}
 }
 
-// TestBadFlags checks that run rejects bad command lines as flagError or
-// usageError, which main turns into exit status 2 and a message.
+// TestBadFlags checks that run rejects bad command lines as cli.FlagError or
+// cli.UsageError, which main turns into exit status 2 and a message.
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"-variant=fast"}, {"-reps=-1"}, {"-nosuchflag"}} {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), &stdout, &stderr, args)
-		if !errors.As(err, new(flagError)) && !errors.As(err, new(usageError)) {
-			t.Errorf("havlak %q: run returned %#v, want a flagError or usageError", args, err)
+		if !errors.As(err, new(cli.FlagError)) && !errors.As(err, new(cli.UsageError)) {
+			t.Errorf("havlak %q: run returned %#v, want a cli.FlagError or cli.UsageError", args, err)
 		}
-		if code := exitStatus(err, &stderr); code != 2 || stdout.Len() != 0 || stderr.Len() == 0 {
+		if code := cli.ExitStatus("havlak", err, &stderr); code != 2 || stdout.Len() != 0 || stderr.Len() == 0 {
 			t.Errorf("havlak %q: exit %d, stdout %q, stderr %q; want exit 2 and a message", args, code, stdout.String(), stderr.String())
 		}
 	}

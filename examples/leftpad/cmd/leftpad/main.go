@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/collect"
+	"github.com/perflab/perflab/examples/internal/cli"
 	"github.com/perflab/perflab/examples/leftpad"
 )
 
@@ -32,11 +33,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()
-	os.Exit(exitStatus(err, os.Stderr))
+	os.Exit(cli.ExitStatus("leftpad", err, os.Stderr))
 }
 
 // run is the whole command; it serves until ctx is done. A bad command
-// line is a flagError or a usageError.
+// line is a cli.FlagError or a cli.UsageError.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("leftpad", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -46,40 +47,13 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	statsdAddr := fs.String("statsd", "127.0.0.1:8125", "send StatsD metrics over UDP to this address; empty for none")
 	logFile := fs.String("log", "", "append the request log to this file instead of standard output")
 	if err := fs.Parse(args); err != nil {
-		return flagError{err}
+		return cli.FlagError{Err: err}
 	}
 	v, err := leftpad.ParseVersion(*version)
 	if err != nil {
-		return usageError{fmt.Errorf("-version: %w", err)}
+		return cli.UsageError{Err: fmt.Errorf("-version: %w", err)}
 	}
 	return serve(ctx, v, *addr, *debugAddr, *statsdAddr, *logFile, stdout, stderr)
-}
-
-// flagError is a command line the flag package rejected; it has already
-// printed the error with the usage text.
-type flagError struct{ error }
-
-func (e flagError) Unwrap() error { return e.error }
-
-// usageError is any other bad command line.
-type usageError struct{ error }
-
-// exitStatus returns main's exit status for run's error: 0 for none (a
-// clean shutdown on SIGINT or SIGTERM included), 2 for a bad command line
-// (-help included), 1 for a failure. It prints the error on stderr unless
-// the flag package has.
-func exitStatus(err error, stderr io.Writer) int {
-	switch {
-	case err == nil || errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.As(err, new(flagError)):
-		return 2
-	}
-	fmt.Fprintf(stderr, "leftpad: %v\n", err)
-	if errors.As(err, new(usageError)) {
-		return 2
-	}
-	return 1
 }
 
 func serve(ctx context.Context, v leftpad.Version, addr, debugAddr, statsdAddr, logFile string, stdout, stderr io.Writer) error {

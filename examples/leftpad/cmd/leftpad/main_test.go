@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perflab/perflab/examples/internal/cli"
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/profiles"
 )
@@ -148,26 +149,26 @@ func testExitStatus(t *testing.T, bin string) {
 	}
 }
 
-// TestBadFlags checks that run rejects bad command lines as flagError or
-// usageError, which main turns into exit status 2 and a message, and that
+// TestBadFlags checks that run rejects bad command lines as cli.FlagError or
+// cli.UsageError, which main turns into exit status 2 and a message, and that
 // a failure to serve is neither: exit status 1.
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"-version=v3"}, {"-nosuchflag"}} {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), &stdout, &stderr, args)
-		if !errors.As(err, new(flagError)) && !errors.As(err, new(usageError)) {
-			t.Errorf("leftpad %q: run returned %#v, want a flagError or usageError", args, err)
+		if !errors.As(err, new(cli.FlagError)) && !errors.As(err, new(cli.UsageError)) {
+			t.Errorf("leftpad %q: run returned %#v, want a cli.FlagError or cli.UsageError", args, err)
 		}
-		if code := exitStatus(err, &stderr); code != 2 || stderr.Len() == 0 {
+		if code := cli.ExitStatus("leftpad", err, &stderr); code != 2 || stderr.Len() == 0 {
 			t.Errorf("leftpad %q: exit %d, stderr %q; want exit 2 and a message", args, code, stderr.String())
 		}
 	}
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), &stdout, &stderr, []string{"-addr=256.0.0.1:0", "-debug-addr=", "-statsd="})
-	if err == nil || errors.As(err, new(flagError)) || errors.As(err, new(usageError)) {
+	if err == nil || errors.As(err, new(cli.FlagError)) || errors.As(err, new(cli.UsageError)) {
 		t.Errorf("bad -addr: run returned %#v, want a failure", err)
 	}
-	code := exitStatus(err, &stderr)
+	code := cli.ExitStatus("leftpad", err, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), "-addr") {
 		t.Errorf("bad -addr: exit %d, stderr %q; want exit 1 naming -addr", code, stderr.String())
 	}
