@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/internal/testprog"
-	"github.com/perflab/perflab/report/reporttest"
+	"github.com/perflab/perflab/internal/reporttest"
 )
 
 // workload is a real program that writes every kind of profile runtime/pprof

@@ -33,7 +33,7 @@ func benchCommand(b *testing.B, args ...string) {
 	args = append(args, file)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := run(context.Background(), io.Discard, io.Discard, args); err != nil {
+		if err := run(context.Background(), nil, io.Discard, io.Discard, args); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -39,15 +39,15 @@ Examples:
   perflab bench run -base HEAD~1 -bench . ./examples/elvis
 `
 
-func runBench(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+func runBench(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
 		return usageErrorf("bench needs a subcommand: compare or run")
 	}
 	switch args[0] {
 	case "compare":
-		return runBenchCompare(ctx, stdout, stderr, args[1:])
+		return runBenchCompare(ctx, stdin, stdout, stderr, args[1:])
 	case "run":
-		return runBenchRun(ctx, stdout, stderr, args[1:])
+		return runBenchRun(ctx, stdin, stdout, stderr, args[1:])
 	case "-h", "-help", "--help":
 		fmt.Fprint(stdout, benchUsage)
 		return nil
@@ -133,7 +133,7 @@ func (f *compareFlags) check() (*bench.Builder, *bench.Gate, error) {
 	return b, gate, nil
 }
 
-func runBenchCompare(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+func runBenchCompare(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(benchCompareCmd)
 	var f compareFlags
 	f.register(fs)
@@ -147,7 +147,7 @@ func runBenchCompare(ctx context.Context, stdout, stderr io.Writer, args []strin
 	if err != nil {
 		return err
 	}
-	empty, err := readInputs(b, bench.ParseArgs(fs.Args()), stderr)
+	empty, err := readInputs(b, bench.ParseArgs(fs.Args()), stdin, stderr)
 	if err != nil {
 		return err
 	}
@@ -156,10 +156,10 @@ func runBenchCompare(ctx context.Context, stdout, stderr io.Writer, args []strin
 
 // readInputs reads every input into b and returns the paths of those
 // that held no results.
-func readInputs(b *bench.Builder, args []bench.Arg, stderr io.Writer) ([]string, error) {
+func readInputs(b *bench.Builder, args []bench.Arg, stdin io.Reader, stderr io.Writer) ([]string, error) {
 	var empty []string
 	for _, a := range args {
-		n, err := readInput(b, a, stderr)
+		n, err := readInput(b, a, stdin, stderr)
 		if err != nil {
 			return nil, err
 		}
@@ -171,8 +171,8 @@ func readInputs(b *bench.Builder, args []bench.Arg, stderr io.Writer) ([]string,
 }
 
 // readInput reads one input into b and returns how many results it held.
-func readInput(b *bench.Builder, a bench.Arg, stderr io.Writer) (int, error) {
-	r := io.Reader(os.Stdin)
+func readInput(b *bench.Builder, a bench.Arg, stdin io.Reader, stderr io.Writer) (int, error) {
+	r := stdin
 	if a.Path != "-" {
 		file, err := os.Open(a.Path)
 		if err != nil {
@@ -281,7 +281,7 @@ func parseInterleaved(c *command, fs *flag.FlagSet, stdout io.Writer, args []str
 	}
 }
 
-func runBenchRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+func runBenchRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(benchRunCmd)
 	var f compareFlags
 	f.register(fs)
@@ -320,7 +320,7 @@ func runBenchRun(ctx context.Context, stdout, stderr io.Writer, args []string) e
 	} else {
 		fmt.Fprintf(stderr, "results: %s\n", res.New.Results)
 	}
-	empty, err := readInputs(b, files, stderr)
+	empty, err := readInputs(b, files, nil, stderr)
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func benchstatPath(t *testing.T) string {
 // status main would return.
 func perflabRun(args ...string) (string, string, int) {
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), &stdout, &stderr, args)
+	err := run(context.Background(), strings.NewReader(""), &stdout, &stderr, args)
 	code := exitCode(&stderr, err)
 	return stdout.String(), stderr.String(), code
 }

@@ -15,7 +15,7 @@ type command struct {
 	name    string
 	summary string // one line for "perflab help"
 	usage   string // full text for "perflab help NAME" and -h
-	run     func(ctx context.Context, stdout, stderr io.Writer, args []string) error
+	run     func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error
 }
 
 // commands is the table of subcommands, in the order "perflab help" lists them.
@@ -48,7 +48,7 @@ func lookup(name string) *command {
 }
 
 // run dispatches args[0] to its subcommand.
-func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+func run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
 		printOverview(stderr)
 		return errSilentUsage
@@ -64,7 +64,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if c == nil {
 		return usageErrorf("unknown command %q; run 'perflab help' for the list", args[0])
 	}
-	err := c.run(ctx, stdout, stderr, args[1:])
+	err := c.run(ctx, stdin, stdout, stderr, args[1:])
 	var ue *usageError
 	if errors.As(err, &ue) && ue.cmd == "" {
 		ue.cmd = c.name

@@ -36,7 +36,7 @@ Examples:
 
 func init() { demoCmd.run = runDemo } // runDemo refers to demoCmd
 
-func runDemo(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+func runDemo(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(demoCmd)
 	reps := fs.Int("reps", demo.DefaultReps, "repetitions of loop finding after the first search")
 	dir := fs.String("o", "", "write the naive run's profiles to `dir`")

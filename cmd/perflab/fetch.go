@@ -39,7 +39,7 @@ Examples:
 
 func init() { fetchCmd.run = runFetch } // runFetch refers to fetchCmd.
 
-func runFetch(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+func runFetch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(fetchCmd)
 	out := fs.String("o", "", "")
 	seconds := fs.Int("seconds", 0, "")

@@ -74,7 +74,7 @@ func addTraceFlags(fs *flag.FlagSet) *traceFlags {
 	return f
 }
 
-func runGC(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+func runGC(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(gcCmd)
 	flags := addTraceFlags(fs)
 	pacer := fs.Bool("pacer", false, "also set gcpacertrace=1")
@@ -90,7 +90,7 @@ func runGC(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		last := a.Last()
 		return fmt.Sprintf("gc: %d GCs, live heap %d MB, last pause %v", a.GCs(), last.HeapLive>>20, last.Pause().Round(time.Microsecond))
 	}
-	r := &traceReader{cmd: gcCmd, flags: flags, settings: settings, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
+	r := &traceReader{cmd: gcCmd, flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
 	tr, err := r.read(ctx, fs, args)
 	if err != nil {
 		return err
@@ -127,6 +127,7 @@ type traceReader struct {
 	cmd      *command
 	flags    *traceFlags
 	settings []string // GODEBUG settings for a program run after --
+	stdin    io.Reader
 	stdout   io.Writer
 	stderr   io.Writer
 	handle   func(godebug.Record)
@@ -152,7 +153,7 @@ func (r *traceReader) read(ctx context.Context, fs *flag.FlagSet, args []string)
 		return nil, usageErrorf("want one input file, got %d arguments (put a program to run after --)", len(rest))
 	}
 	if len(rest) == 0 || rest[0] == "-" {
-		return r.scan(os.Stdin, "standard input")
+		return r.scan(r.stdin, "standard input")
 	}
 	f, err := os.Open(rest[0])
 	if err != nil {
@@ -199,7 +200,7 @@ func (r *traceReader) run(ctx context.Context, argv []string) (*traceRun, error)
 	h := r.recorder(argv[0])
 	cmd := &godebug.Command{
 		Path: argv[0], Args: argv[1:], Settings: r.settings,
-		Stdin: os.Stdin, Stdout: r.stdout,
+		Stdin: r.stdin, Stdout: r.stdout,
 		Stderr:    clearingWriter{w: r.stderr, line: line},
 		PassTrace: r.flags.verbose,
 		Handle: func(rec godebug.Record) {

@@ -24,7 +24,7 @@ Examples:
 
 func init() { helpCmd.run = runHelp } // runHelp reads the commands table, which lists helpCmd.
 
-func runHelp(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+func runHelp(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	switch len(args) {
 	case 0:
 		printOverview(stdout)
@@ -72,7 +72,7 @@ Example:
 	run: runVersion,
 }
 
-func runVersion(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+func runVersion(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	if len(args) > 0 {
 		return usageErrorf("version takes no arguments")
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/internal/term"
-	"github.com/perflab/perflab/load"
+	"github.com/perflab/perflab/loadgen"
 )
 
 var loadCmd = &command{
@@ -77,11 +77,11 @@ type loadFlags struct {
 	headers                             stringList // repeated -H
 }
 
-func runLoad(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(loadCmd)
 	var f loadFlags
-	fs.IntVar(&f.n, "n", load.DefaultN, "")
-	fs.IntVar(&f.c, "c", load.DefaultC, "")
+	fs.IntVar(&f.n, "n", loadgen.DefaultN, "")
+	fs.IntVar(&f.c, "c", loadgen.DefaultC, "")
 	fs.Float64Var(&f.q, "q", 0, "")
 	fs.DurationVar(&f.z, "z", 0, "")
 	fs.StringVar(&f.out, "o", "", "")
@@ -121,16 +121,16 @@ func runLoad(ctx context.Context, stdout, stderr io.Writer, args []string) error
 // 13-21k at 22-29 µs (scripts/bench-load's setup).
 func defaultCPUs() int { return max(1, runtime.NumCPU()/2) }
 
-// config checks the flags and turns them into a load.Config. Every error
+// config checks the flags and turns them into a loadgen.Config. Every error
 // is a usage error naming the flag, except a -D file that cannot be read.
-func (f *loadFlags) config(rawURL string) (load.Config, error) {
-	cfg := load.Config{
+func (f *loadFlags) config(rawURL string) (loadgen.Config, error) {
+	cfg := loadgen.Config{
 		Method: strings.ToUpper(f.method), URL: rawURL, Header: http.Header{},
 		C: f.c, Rate: f.q, Duration: f.z, Timeout: time.Duration(f.t) * time.Second,
 		Host: f.host, HTTP2: f.h2, DisableCompression: f.noCompression,
 		DisableKeepAlive: f.noKeepAlive, DisableRedirects: f.noRedirects,
 	}
-	if _, err := load.ParseURL(rawURL); err != nil {
+	if _, err := loadgen.ParseURL(rawURL); err != nil {
 		return cfg, usageErrorf("%v", err)
 	}
 	if err := f.checkNumbers(); err != nil {
@@ -144,7 +144,7 @@ func (f *loadFlags) config(rawURL string) (load.Config, error) {
 	}
 	cfg.Header.Set("Content-Type", f.contentType)
 	for _, h := range f.headers {
-		name, value, err := load.ParseHeader(h)
+		name, value, err := loadgen.ParseHeader(h)
 		if err != nil {
 			return cfg, usageErrorf("-H: %v", err)
 		}
@@ -201,13 +201,13 @@ func (f *loadFlags) checkStrings() error {
 	case strings.ContainsAny(f.accept, "\r\n"):
 		return usageErrorf("-A: bad value %q", f.accept)
 	}
-	if !load.ValidMethod(f.method) {
+	if !loadgen.ValidMethod(f.method) {
 		return usageErrorf("-m: bad method %q", f.method)
 	}
 	return nil
 }
 
-func (f *loadFlags) readBody(cfg *load.Config) error {
+func (f *loadFlags) readBody(cfg *loadgen.Config) error {
 	if f.body != "" {
 		cfg.Body = []byte(f.body)
 	}
@@ -226,15 +226,15 @@ func parseProxy(s string) (*url.URL, error) {
 	if !strings.Contains(s, "://") {
 		s = "http://" + s
 	}
-	return load.ParseURL(s)
+	return loadgen.ParseURL(s)
 }
 
 // loadAndReport runs the load with a progress line on a terminal and
 // writes the report in the chosen format.
-func loadAndReport(ctx context.Context, stdout, stderr io.Writer, cfg load.Config, format string) error {
+func loadAndReport(ctx context.Context, stdout, stderr io.Writer, cfg loadgen.Config, format string) error {
 	line := term.NewLine(stderr)
 	if line.Enabled() {
-		cfg.OnProgress = func(p load.Progress) {
+		cfg.OnProgress = func(p loadgen.Progress) {
 			line.Printf("%v elapsed, %d requests, %.0f req/s, %d errors, p50 %v, p99 %v",
 				p.Elapsed.Round(100*time.Millisecond), p.Sent, float64(p.Sent)/p.Elapsed.Seconds(),
 				p.Errors, p.P50.Round(time.Microsecond), p.P99.Round(time.Microsecond))
@@ -245,7 +245,7 @@ func loadAndReport(ctx context.Context, stdout, stderr io.Writer, cfg load.Confi
 		csv = newCSVWriter(stdout)
 		cfg.OnSample = csv.add
 	}
-	res, err := load.Run(ctx, cfg)
+	res, err := loadgen.Run(ctx, cfg)
 	line.Clear()
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -263,7 +263,7 @@ func loadAndReport(ctx context.Context, stdout, stderr io.Writer, cfg load.Confi
 }
 
 // csvWriter streams one row per response, so that memory stays bounded
-// however many requests a run sends. It needs no lock: load.Run makes
+// however many requests a run sends. It needs no lock: loadgen.Run makes
 // its OnSample calls one at a time.
 type csvWriter struct {
 	w   *bufio.Writer
@@ -273,12 +273,12 @@ type csvWriter struct {
 
 func newCSVWriter(w io.Writer) *csvWriter {
 	c := &csvWriter{w: bufio.NewWriterSize(w, 64<<10)}
-	_, c.err = c.w.WriteString(load.CSVHeader)
+	_, c.err = c.w.WriteString(loadgen.CSVHeader)
 	return c
 }
 
-func (c *csvWriter) add(s load.Sample) {
-	c.buf = load.AppendCSVRow(c.buf[:0], &s)
+func (c *csvWriter) add(s loadgen.Sample) {
+	c.buf = loadgen.AppendCSVRow(c.buf[:0], &s)
 	if c.err == nil {
 		_, c.err = c.w.Write(c.buf)
 	}

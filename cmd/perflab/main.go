@@ -12,7 +12,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	err := run(ctx, os.Stdin, os.Stdout, os.Stderr, os.Args[1:])
 	stop()
 	os.Exit(exitCode(os.Stderr, err))
 }

@@ -100,7 +100,7 @@ Examples:
 // reportCommand makes the command of report k.
 func reportCommand(name string, k rpt.Kind, summary, usage string) *command {
 	c := &command{name: name, summary: summary, usage: usage}
-	c.run = func(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	c.run = func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 		return runReport(ctx, c, k, stdout, stderr, args)
 	}
 	return c

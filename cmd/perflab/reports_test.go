@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	rpt "github.com/perflab/perflab/report"
-	"github.com/perflab/perflab/report/reporttest"
+	"github.com/perflab/perflab/internal/reporttest"
 )
 
 // A conformanceCase is one report compared with go tool pprof.
@@ -197,7 +197,7 @@ func compareWithPprof(t *testing.T, p *reporttest.Profiles, c conformanceCase) {
 		// Sampling may miss a function: then both must fail alike.
 		wantErr := strings.TrimSpace(string(stderr))
 		var out, errw bytes.Buffer
-		if perr := run(context.Background(), &out, &errw, c.perflabArgs(p)); perr == nil || !strings.HasSuffix(wantErr, perr.Error()) || out.Len() > 0 {
+		if perr := run(context.Background(), strings.NewReader(""), &out, &errw, c.perflabArgs(p)); perr == nil || !strings.HasSuffix(wantErr, perr.Error()) || out.Len() > 0 {
 			t.Fatalf("pprof failed with %q; perflab: error %v, %d bytes of output", wantErr, perr, out.Len())
 		}
 		return
@@ -215,7 +215,7 @@ func compareWithPprof(t *testing.T, p *reporttest.Profiles, c conformanceCase) {
 func runInProcess(t *testing.T, args ...string) []byte {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), &stdout, &stderr, args); err != nil {
+	if err := run(context.Background(), strings.NewReader(""), &stdout, &stderr, args); err != nil {
 		t.Fatalf("perflab %v: %v\n%s", args, err, stderr.String())
 	}
 	return stdout.Bytes()
@@ -346,7 +346,7 @@ func TestReportErrors(t *testing.T) {
 		{[]string{"top", "-timeout=soon", good}, 2, "timeout"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := exitCode(&stderr, run(context.Background(), &stdout, &stderr, c.args))
+		code := exitCode(&stderr, run(context.Background(), strings.NewReader(""), &stdout, &stderr, c.args))
 		msg := stderr.String()
 		if code != c.code || !strings.Contains(msg, c.contains) || stdout.Len() > 0 {
 			t.Errorf("perflab %v: exit %d, stderr %q, %d bytes of stdout; want exit %d mentioning %q",

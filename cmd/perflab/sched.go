@@ -45,7 +45,7 @@ Examples:
 
 func init() { schedCmd.run = runSched } // runSched refers to schedCmd
 
-func runSched(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+func runSched(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(schedCmd)
 	flags := addTraceFlags(fs)
 	interval := fs.Duration("interval", time.Second, "schedtrace period")
@@ -62,7 +62,7 @@ func runSched(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	}
 	var a godebug.SchedAnalyzer
 	progress := func() string { return fmt.Sprintf("sched: %d samples", a.Samples()) }
-	r := &traceReader{cmd: schedCmd, flags: flags, settings: settings, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
+	r := &traceReader{cmd: schedCmd, flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
 	tr, err := r.read(ctx, fs, args)
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"os"
 
 	rpt "github.com/perflab/perflab/report"
 )
@@ -29,8 +28,8 @@ shell's initial options, as pprof's flags do.
 
 // newShellCommand completes the shell command with its run function.
 func newShellCommand(c *command) *command {
-	c.run = func(ctx context.Context, stdout, stderr io.Writer, args []string) error {
-		return runShell(ctx, c, stdout, stderr, os.Stdin, args)
+	c.run = func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+		return runShell(ctx, c, stdout, stderr, stdin, args)
 	}
 	return c
 }

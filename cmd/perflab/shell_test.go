@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perflab/perflab/report/reporttest"
+	"github.com/perflab/perflab/internal/reporttest"
 )
 
 // shellScripts are interactive sessions replayed through a pipe into both

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perflab/perflab/report/reporttest"
+	"github.com/perflab/perflab/internal/reporttest"
 )
 
 // TestDecodeRealProfiles runs reporttest's real Go program, which writes

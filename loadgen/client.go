@@ -1,4 +1,4 @@
-package load
+package loadgen
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/perflab/perflab/load/internal/http1"
+	"github.com/perflab/perflab/loadgen/internal/http1"
 )
 
 // userAgent is sent unless the Config's Header sets one.

@@ -1,4 +1,4 @@
-// Package load puts HTTP load on a server and measures it: a fixed number
+// Package loadgen puts HTTP load on a server and measures it: a fixed number
 // of requests (N) or a fixed time (Duration), from C concurrent workers,
 // optionally at a fixed total rate.
 //
@@ -20,4 +20,4 @@
 //
 // Run stops when the context is canceled, aborting the requests in
 // flight, and returns what completed before.
-package load
+package loadgen

@@ -1,4 +1,4 @@
-package load
+package loadgen
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perflab/perflab/load/internal/http1"
+	"github.com/perflab/perflab/loadgen/internal/http1"
 )
 
 // DefaultN is the number of requests when neither N nor Duration is set.

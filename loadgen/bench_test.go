@@ -1,4 +1,4 @@
-package load
+package loadgen
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ import (
 // counted as the generator's.
 func startHello(b *testing.B) string {
 	b.Helper()
-	cmd := exec.Command(testprog.BuildPackage(b, "github.com/perflab/perflab/load/testdata/hello"))
+	cmd := exec.Command(testprog.BuildPackage(b, "github.com/perflab/perflab/loadgen/testdata/hello"))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)

@@ -1,4 +1,4 @@
-package load
+package loadgen
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/perflab/perflab/load/internal/http1"
+	"github.com/perflab/perflab/loadgen/internal/http1"
 )
 
 // Kinds of request errors, as the error distribution counts them.
