@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
-	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/internal/reporttest"
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 // workload is a real program that writes every kind of profile runtime/pprof

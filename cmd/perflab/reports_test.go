@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
-	rpt "github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/internal/reporttest"
+	rpt "github.com/perflab/perflab/report"
 )
 
 // A conformanceCase is one report compared with go tool pprof.
