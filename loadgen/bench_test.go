@@ -5,9 +5,7 @@ import (
 	"context"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/perflab/perflab/internal/testprog"
 )
@@ -33,12 +31,6 @@ func startHello(b *testing.B) string {
 	return "http://" + strings.TrimSpace(addr) + "/"
 }
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkClient sends b.N requests over 8 connections to a hello-world
 // server in another process, with the lean client and with net/http, and
 // reports the generator's CPU time per request (cpu-ns/req) beside the
@@ -51,14 +43,16 @@ func BenchmarkClient(b *testing.B) {
 	}{{"http1", false}, {"nethttp", true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			cfg := Config{URL: url, N: max(b.N, 8), C: 8, netHTTP: bc.netHTTP}
-			cpu := cpuTime()
+			cpu0, _ := cpuTime(0)
 			b.ResetTimer()
 			res, err := Run(context.Background(), cfg)
 			b.StopTimer()
 			if err != nil || res.ErrorCount > 0 {
 				b.Fatalf("%v %v", err, res.Errors)
 			}
-			b.ReportMetric(float64(cpuTime()-cpu)/float64(res.Requests), "cpu-ns/req")
+			if cpu, ok := cpuTime(cpu0); ok {
+				b.ReportMetric(float64(cpu)/float64(res.Requests), "cpu-ns/req")
+			}
 			b.ReportMetric(res.RPS(), "req/s")
 		})
 	}

@@ -44,14 +44,24 @@ type Result struct {
 	Bytes int64 // body bytes
 }
 
+// A fastConn is a plain TCP connection read and written with raw system
+// calls (raw_linux.go); newRawConn returns errors.ErrUnsupported where
+// there is no such fast path, and the Conn then uses the net.Conn as for TLS.
+type fastConn interface {
+	io.ReadWriter
+	// WriteAndWait writes p and waits until the response is readable; see
+	// rawConn.WriteAndWait.
+	WriteAndWait(p []byte) (wrote int, at time.Time, err error)
+}
+
 // A Conn is one client connection, redialed as needed. It is not safe for
 // concurrent use: a load worker owns one.
 type Conn struct {
 	target  *Target
 	nc      net.Conn
 	rw      io.ReadWriter // nc, or raw for plain TCP
-	raw     *rawConn
-	readAt  time.Time // when the last response was read to its end
+	raw     fastConn      // nil unless plain TCP on an OS with the fast path
+	readAt  time.Time     // when the last response was read to its end
 	br      *bufio.Reader
 	reused  bool
 	current atomic.Pointer[net.Conn] // nc, for Abort
@@ -170,7 +180,7 @@ const quickTurn = time.Millisecond
 // send writes the request and returns when it finished writing. On a
 // plain TCP connection whose last response ended less than quickTurn
 // before now, with nothing left unread in the buffer, it also waits for
-// the response, saving a system call (rawConn.WriteAndWait).
+// the response, saving a system call (fastConn.WriteAndWait).
 func (c *Conn) send(now time.Time) (time.Time, error) {
 	req := c.target.Request
 	if c.raw != nil && c.br.Buffered() == 0 && now.Sub(c.readAt) < quickTurn {

@@ -35,7 +35,7 @@ func pair(t *testing.T) (*rawConn, net.Conn) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rc, srv
+	return rc.(*rawConn), srv
 }
 
 // TestRawConnLarge sends more than the socket buffers hold both ways, so

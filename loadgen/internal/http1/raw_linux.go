@@ -1,3 +1,5 @@
+//go:build linux
+
 package http1
 
 import (
@@ -35,7 +37,9 @@ type rawConn struct {
 	sentAt  time.Time // when sendFn wrote all of c.buf
 }
 
-func newRawConn(nc *net.TCPConn) (*rawConn, error) {
+var _ fastConn = (*rawConn)(nil)
+
+func newRawConn(nc *net.TCPConn) (fastConn, error) {
 	rc, err := nc.SyscallConn()
 	if err != nil {
 		return nil, err
