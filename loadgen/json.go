@@ -13,7 +13,11 @@ type JSON struct {
 	Responses         int64            `json:"responses"`
 	DurationSeconds   float64          `json:"duration_seconds"`
 	RPS               float64          `json:"rps"`
+	ErrorsPerSecond   float64          `json:"errors_per_second"`
 	Errors            int64            `json:"errors"`
+	ServerErrors      int64            `json:"server_errors"`
+	Unfinished        int64            `json:"unfinished"`
+	Unsent            int64            `json:"unsent"`
 	ErrorDistribution []JSONError      `json:"error_distribution"`
 	StatusCodes       map[string]int64 `json:"status_codes"`
 	BytesTotal        int64            `json:"bytes_total"`
@@ -85,9 +89,9 @@ type JSONDetails struct {
 func (r *Result) JSON() *JSON {
 	j := &JSON{
 		Requests: r.Requests, Responses: r.Responses,
-		DurationSeconds: r.Elapsed.Seconds(), RPS: r.RPS(),
-		Errors: r.ErrorCount, ErrorDistribution: []JSONError{},
-		StatusCodes: map[string]int64{}, BytesTotal: r.Bytes,
+		DurationSeconds: r.Elapsed.Seconds(), RPS: r.RPS(), ErrorsPerSecond: r.ErrorsPerSecond(),
+		Errors: r.ErrorCount, ServerErrors: r.ServerErrors, Unfinished: r.Unfinished, Unsent: r.Unsent,
+		ErrorDistribution: []JSONError{}, StatusCodes: map[string]int64{}, BytesTotal: r.Bytes,
 		Latency: jsonDist(&r.Latency), Histogram: []JSONBucket{},
 		Details: JSONDetails{
 			DNSDialup: jsonPhase(r.DNSDialup), DNSLookup: jsonPhase(r.DNS),

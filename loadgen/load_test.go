@@ -1,7 +1,9 @@
 package loadgen
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -242,9 +244,9 @@ func TestCancel(t *testing.T) {
 	if took := time.Since(time.Unix(0, canceled.Load())); took > time.Second {
 		t.Errorf("Run returned %v after cancel", took)
 	}
-	if !res.Interrupted || res.Requests != 50 || res.ErrorCount != 0 {
-		t.Errorf("interrupted %v, %d requests, errors %v; want the 50 that completed, no errors",
-			res.Interrupted, res.Requests, res.Errors)
+	if !res.Interrupted || res.Requests != 50 || res.ErrorCount != 0 || res.Unfinished != 4 {
+		t.Errorf("interrupted %v, %d requests, errors %v, %d unfinished; want the 50 that completed, no errors, 4 unfinished",
+			res.Interrupted, res.Requests, res.Errors, res.Unfinished)
 	}
 }
 
@@ -309,8 +311,18 @@ func TestDurationBounded(t *testing.T) {
 	if took := time.Since(start); took > 200*time.Millisecond+EndGrace+500*time.Millisecond {
 		t.Errorf("run took %v", took)
 	}
-	if res.Requests != 0 || res.Interrupted {
-		t.Errorf("%d requests counted, interrupted %v; want the 2 hung ones abandoned", res.Requests, res.Interrupted)
+	if res.Requests != 0 || res.Unfinished != 2 || res.Interrupted {
+		t.Errorf("%d requests counted, %d unfinished, interrupted %v; want the 2 hung ones abandoned, unfinished",
+			res.Requests, res.Unfinished, res.Interrupted)
+	}
+	if err := res.Err(); !errors.Is(err, ErrNothingCompleted) ||
+		!strings.HasSuffix(err.Error(), "completed: 2 still in flight at the end, abandoned") {
+		t.Errorf("Err() = %v; want no request completed: 2 still in flight", err)
+	}
+	var b bytes.Buffer
+	res.WriteText(&b)
+	if !strings.Contains(b.String(), "  Unfinished:\t2 requests still in flight at the end, abandoned\n") {
+		t.Errorf("report does not show the unfinished requests:\n%s", b.String())
 	}
 }
 

@@ -20,9 +20,10 @@ func secs(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f',
 
 // WriteText writes r in hey's summary layout: Summary, Response time
 // histogram, Latency distribution, Details, Status code distribution and
-// Error distribution, with latencies at microsecond resolution. In rate
-// mode it adds the uncorrected latency distribution and the schedule's
-// lateness.
+// Error distribution, with latencies at microsecond resolution.
+// Requests/sec counts responses only; the Summary adds Errors/sec, and
+// the unfinished and unsent requests, when there are any. In rate mode it
+// adds the uncorrected latency distribution and the schedule's lateness.
 func (r *Result) WriteText(w io.Writer) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "\nSummary:\n")
@@ -30,7 +31,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	fmt.Fprintf(b, "  Slowest:\t%s secs\n", secs(r.Latency.Max))
 	fmt.Fprintf(b, "  Fastest:\t%s secs\n", secs(r.Latency.Min))
 	fmt.Fprintf(b, "  Average:\t%s secs\n", secs(r.Latency.Mean))
-	fmt.Fprintf(b, "  Requests/sec:\t%.4f\n  \n", r.RPS())
+	fmt.Fprintf(b, "  Requests/sec:\t%.4f\n", r.RPS())
+	writeFailures(b, r)
+	fmt.Fprintf(b, "  \n")
 	if r.Bytes > 0 {
 		fmt.Fprintf(b, "  Total data:\t%d bytes\n", r.Bytes)
 		fmt.Fprintf(b, "  Size/request:\t%d bytes\n", r.Bytes/max(r.Responses, 1))
@@ -71,6 +74,23 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(b, "\n")
 	return b.Flush()
+}
+
+// writeFailures adds to the Summary, after Requests/sec (which counts
+// responses only), the lines hey does not have: failed requests per
+// second, and the requests left in flight or never sent. Each appears
+// only when its count is not zero, so that a clean run's report has
+// hey's layout.
+func writeFailures(w io.Writer, r *Result) {
+	if r.ErrorCount > 0 {
+		fmt.Fprintf(w, "  Errors/sec:\t%.4f\n", r.ErrorsPerSecond())
+	}
+	if r.Unfinished > 0 {
+		fmt.Fprintf(w, "  Unfinished:\t%d requests still in flight at the end, abandoned\n", r.Unfinished)
+	}
+	if r.Unsent > 0 {
+		fmt.Fprintf(w, "  Unsent:\t%d requests due by the schedule never went out: every worker was busy\n", r.Unsent)
+	}
 }
 
 func writeHistogram(w io.Writer, buckets []Bucket) {

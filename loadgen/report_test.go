@@ -73,8 +73,8 @@ func TestRateReport(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
-	if res.Requests != 5 || res.RPS() != 5 {
-		t.Errorf("%d requests at %v/s; want 5 and 5", res.Requests, res.RPS())
+	if res.Requests != 5 || res.RPS() != 4 || res.ErrorsPerSecond() != 1 {
+		t.Errorf("%d requests, %v responses/s, %v errors/s; want 5, 4 and 1", res.Requests, res.RPS(), res.ErrorsPerSecond())
 	}
 }
 

@@ -7,12 +7,32 @@ import (
 )
 
 // A Result is what a run measured.
+//
+// Every request the run sent ends in exactly one of three counts: it got
+// a response of any status (Responses), it failed without one, by a
+// transport error, a timeout or a malformed response (ErrorCount), or it
+// was still in flight when the run ended and was abandoned (Unfinished).
+// In rate mode, Unsent counts the requests the schedule called for that
+// never went out.
 type Result struct {
-	Requests    int64         // completed requests, errors included
+	URL         string        // the URL loaded
+	Requests    int64         // completed requests: Responses + ErrorCount
 	Responses   int64         // requests that got a response, of any status
-	ErrorCount  int64         // requests that failed
+	ErrorCount  int64         // requests that failed without a response
 	Errors      []ErrorCount  // by kind, most frequent first
 	StatusCodes map[int]int64 // responses by status code
+	// ServerErrors counts the responses with a 5xx status; they are also
+	// in Responses and StatusCodes, as hey counts them.
+	ServerErrors int64
+	// Unfinished counts the requests sent but still in flight when the
+	// run ended (Duration + EndGrace passed, or ctx was canceled); they
+	// were abandoned and are in no other count.
+	Unfinished int64
+	// Unsent counts, in rate mode, the requests whose intended send time
+	// came before the run stopped sending but that never went out: every
+	// worker was busy with an earlier request until the end.
+	Unsent int64
+
 	Bytes       int64         // response body bytes
 	Elapsed     time.Duration // from the start to the last completion
 	Rate        float64       // the target rate, 0 if none
@@ -46,12 +66,20 @@ type Phase struct {
 	Mean, Min, Max time.Duration
 }
 
-// RPS is the number of completed requests per second.
-func (r *Result) RPS() float64 {
+// RPS is the number of responses, of any status, per second: the
+// server's throughput. Failed requests are not counted (hey counts them);
+// ErrorsPerSecond does.
+func (r *Result) RPS() float64 { return r.perSecond(r.Responses) }
+
+// ErrorsPerSecond is the number of requests that failed without a
+// response per second.
+func (r *Result) ErrorsPerSecond() float64 { return r.perSecond(r.ErrorCount) }
+
+func (r *Result) perSecond(n int64) float64 {
 	if r.Elapsed <= 0 {
 		return 0
 	}
-	return float64(r.Requests) / r.Elapsed.Seconds()
+	return float64(n) / r.Elapsed.Seconds()
 }
 
 // result merges the shards into a Result.
@@ -82,6 +110,9 @@ func result(shards []*shard, rate bool) *Result {
 		r.Bytes += s.bytes
 		for code, n := range s.status {
 			r.StatusCodes[code] += n
+			if code >= 500 && code <= 599 {
+				r.ServerErrors += n
+			}
 		}
 		for kind, e := range s.errs {
 			if m := errs[kind]; m != nil {

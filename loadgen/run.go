@@ -12,9 +12,10 @@ import (
 
 // Run puts the load cfg describes on its URL and returns what it measured.
 // It returns an error only for a bad Config; failed requests are counted
-// in the Result. Canceling ctx stops the run: requests in flight are
-// abandoned and not counted, and the Result holds what completed before,
-// with Interrupted set.
+// in the Result, and Result.Err says whether the run failed as a whole.
+// Canceling ctx stops the run: requests in flight are abandoned and
+// counted as Unfinished, and the Result holds what completed before, with
+// Interrupted set.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	t, err := cfg.resolve()
 	if err != nil {
@@ -27,8 +28,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 // EndGrace is how long requests still in flight when Duration ends may take
-// to complete; after that they are abandoned and not counted, so that a
-// run lasts at most Duration + EndGrace even against a server that hangs.
+// to complete; after that they are abandoned and counted as Unfinished, so
+// that a run lasts at most Duration + EndGrace even against a server that
+// hangs.
 const EndGrace = time.Second
 
 // A client sends the run's request and fills in a Sample's status, size
@@ -49,8 +51,10 @@ type runner struct {
 	end       time.Time     // zero unless Duration
 	interval  time.Duration // between intended send times; 0 unless Rate
 	next      atomic.Int64  // the next request's sequence number
+	started   atomic.Int64  // requests sent (or being sent)
 	sent      atomic.Int64  // completed, for progress
 	errors    atomic.Int64
+	stopped   atomic.Int64 // when ctx ended, in ns from start; 0 if it did not
 	shards    []*shard
 	sampleMu  sync.Mutex
 	clientsMu sync.Mutex
@@ -83,13 +87,39 @@ func (r *runner) run() *Result {
 	elapsed := time.Since(r.start)
 	stopProgress()
 	res := result(r.shards, rate)
+	res.URL = r.t.cfg.URL
 	res.Elapsed = elapsed
 	res.Rate = r.t.cfg.Rate
 	res.Interrupted = r.parent.Err() != nil
+	res.Unfinished = r.started.Load() - res.Requests
+	res.Unsent = r.unsent()
 	return res
 }
 
+// unsent counts, in rate mode, the requests whose intended send time came
+// before the run stopped sending (at Duration, at cancellation, or never
+// with N) but that never went out: every worker was busy until the end.
+func (r *runner) unsent() int64 {
+	if r.interval == 0 {
+		return 0
+	}
+	cutoff := time.Duration(r.stopped.Load())
+	if d := r.t.cfg.Duration; d > 0 && (cutoff == 0 || cutoff > d) {
+		cutoff = d
+	}
+	due := r.t.n
+	if cutoff > 0 {
+		// intended times start + i*interval before the cutoff
+		due = int64((cutoff + r.interval - 1) / r.interval)
+		if r.t.n > 0 {
+			due = min(due, r.t.n)
+		}
+	}
+	return max(0, due-r.started.Load())
+}
+
 func (r *runner) abortAll() {
+	r.stopped.Store(int64(max(1, time.Since(r.start))))
 	r.clientsMu.Lock()
 	defer r.clientsMu.Unlock()
 	for _, c := range r.clients {
@@ -116,6 +146,7 @@ func (r *runner) work(sh *shard) {
 		if !ok {
 			return
 		}
+		r.started.Add(1)
 		var deadline time.Time
 		if r.t.cfg.Timeout > 0 {
 			deadline = sl.sent.Add(r.t.cfg.Timeout)
@@ -123,7 +154,7 @@ func (r *runner) work(sh *shard) {
 		err := c.do(r.ctx, deadline, &s)
 		done := time.Now()
 		if r.ctx.Err() != nil {
-			return // abandoned: not counted
+			return // abandoned: counted as unfinished
 		}
 		r.sent.Add(1)
 		if err != nil {

@@ -6,10 +6,12 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +54,15 @@ Flags:
   -disable-redirects    report redirects instead of following them
   -cpus N     CPUs the generator may use (default: half the machine's, at
               least 1; hey's default is all of them)
+  -fail-on-errors SHARE
+              exit 1 when more than SHARE of the requests failed, e.g. 0.01
+              or 1%: counts requests without a response, 5xx responses,
+              requests left in flight at the end and, with -q, requests
+              due that were never sent
+
+Requests/sec counts responses of any status; requests that failed without
+a response are counted apart (Errors/sec, Error distribution). A run in
+which no request got a response exits 1.
 
 On a terminal a progress line shows elapsed time, requests, rate, errors and
 p50/p99 so far. Ctrl-C stops the run and reports what completed.
@@ -75,6 +86,7 @@ type loadFlags struct {
 	h2, noCompression, noKeepAlive      bool
 	noRedirects                         bool
 	headers                             stringList // repeated -H
+	failOn                              shareFlag  // -fail-on-errors
 }
 
 func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
@@ -100,6 +112,7 @@ func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 	fs.BoolVar(&f.noKeepAlive, "disable-keepalive", false, "")
 	fs.BoolVar(&f.noRedirects, "disable-redirects", false, "")
 	fs.IntVar(&f.cpus, "cpus", defaultCPUs(), "")
+	fs.Var(&f.failOn, "fail-on-errors", "")
 	if err := parseFlags(loadCmd, fs, stdout, args); err != nil {
 		return err
 	}
@@ -111,7 +124,35 @@ func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 		return err
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(f.cpus))
-	return loadAndReport(ctx, stdout, stderr, cfg, f.out)
+	res, err := loadAndReport(ctx, stdout, stderr, cfg, f.out)
+	if err != nil {
+		return err
+	}
+	return f.verdict(res)
+}
+
+// verdict fails a run in which no request got a response, or, with
+// -fail-on-errors, one with too large a share of failures.
+func (f *loadFlags) verdict(res *loadgen.Result) error {
+	if err := res.Err(); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	if !f.failOn.set || res.FailureShare() <= f.failOn.share {
+		return nil
+	}
+	var parts []string
+	for _, c := range []struct {
+		n    int64
+		what string
+	}{{res.ErrorCount, "without a response"}, {res.ServerErrors, "with a 5xx status"},
+		{res.Unfinished, "unfinished"}, {res.Unsent, "never sent"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	return fmt.Errorf("load: %s of the %d requests to %s failed (%s), more than -fail-on-errors %s",
+		formatShare(res.FailureShare()), res.Requests+res.Unfinished+res.Unsent, res.URL,
+		strings.Join(parts, ", "), f.failOn.String())
 }
 
 // defaultCPUs is half the machine's CPUs, at least 1. A load generator
@@ -231,12 +272,13 @@ func parseProxy(s string) (*url.URL, error) {
 
 // loadAndReport runs the load with a progress line on a terminal and
 // writes the report in the chosen format.
-func loadAndReport(ctx context.Context, stdout, stderr io.Writer, cfg loadgen.Config, format string) error {
+func loadAndReport(ctx context.Context, stdout, stderr io.Writer, cfg loadgen.Config, format string) (*loadgen.Result, error) {
 	line := term.NewLine(stderr)
 	if line.Enabled() {
 		cfg.OnProgress = func(p loadgen.Progress) {
-			line.Printf("%v elapsed, %d requests, %.0f req/s, %d errors, p50 %v, p99 %v",
-				p.Elapsed.Round(100*time.Millisecond), p.Sent, float64(p.Sent)/p.Elapsed.Seconds(),
+			ok := p.Sent - p.Errors
+			line.Printf("%v elapsed, %d responses, %.0f req/s, %d errors, p50 %v, p99 %v",
+				p.Elapsed.Round(100*time.Millisecond), ok, float64(ok)/p.Elapsed.Seconds(),
 				p.Errors, p.P50.Round(time.Microsecond), p.P99.Round(time.Microsecond))
 		}
 	}
@@ -248,18 +290,20 @@ func loadAndReport(ctx context.Context, stdout, stderr io.Writer, cfg loadgen.Co
 	res, err := loadgen.Run(ctx, cfg)
 	line.Clear()
 	if err != nil {
-		return usageErrorf("%v", err)
+		return nil, usageErrorf("%v", err)
 	}
 	if res.Interrupted {
 		fmt.Fprintf(stderr, "perflab load: interrupted; reporting the %d requests that completed\n", res.Requests)
 	}
 	switch format {
 	case "csv":
-		return csv.flush()
+		err = csv.flush()
 	case "json":
-		return res.WriteJSON(stdout)
+		err = res.WriteJSON(stdout)
+	default:
+		err = res.WriteText(stdout)
 	}
-	return res.WriteText(stdout)
+	return res, err
 }
 
 // csvWriter streams one row per response, so that memory stays bounded
@@ -289,4 +333,49 @@ func (c *csvWriter) flush() error {
 		return c.err
 	}
 	return c.w.Flush()
+}
+
+// shareFlag is -fail-on-errors: a share of requests, given as a fraction
+// (0.01) or a percentage (1%).
+type shareFlag struct {
+	share float64
+	set   bool
+}
+
+func (s *shareFlag) String() string { return formatShare(s.share) }
+
+func (s *shareFlag) Set(v string) error {
+	share, err := parseShare(v)
+	if err != nil {
+		return err
+	}
+	s.share, s.set = share, true
+	return nil
+}
+
+// parseShare parses a share from 0 to 1 given as a fraction ("0.01") or
+// a percentage ("1%", "0.5%").
+func parseShare(v string) (float64, error) {
+	num, pct := strings.CutSuffix(strings.TrimSpace(v), "%")
+	x, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("bad share %q: want a fraction like 0.01 or a percentage like 1%%", v)
+	}
+	if pct {
+		x /= 100
+	}
+	switch {
+	case x < 0:
+		return 0, fmt.Errorf("share %q is negative", v)
+	case x > 1 && !pct:
+		return 0, fmt.Errorf("share %q is more than 1; write %s%% for a percentage", v, num)
+	case x > 1:
+		return 0, fmt.Errorf("share %q is more than 100%%", v)
+	}
+	return x, nil
+}
+
+// formatShare prints a share as a percentage, with no more digits than it needs.
+func formatShare(x float64) string {
+	return strconv.FormatFloat(x*100, 'g', 4, 64) + "%"
 }

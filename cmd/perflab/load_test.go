@@ -39,6 +39,10 @@ func TestLoad(t *testing.T) {
 		{"UsageErrors", loadUsageErrors},
 		{"Interrupt", loadInterrupt},
 		{"RequestFlags", loadRequestFlags},
+		{"AllFail", loadAllFail},
+		{"HungServer", loadHungServer},
+		{"RateUnsent", loadRateUnsent},
+		{"FailOnErrors", loadFailOnErrors},
 	} {
 		t.Run(tt.name, func(t *testing.T) { tt.test(t, bin) })
 	}
@@ -73,7 +77,7 @@ func layout(report string) []string {
 // loadLayoutMatchesHey runs the real hey and perflab load against the
 // same loopback server and compares the structure of their reports.
 func loadLayoutMatchesHey(t *testing.T, bin string) {
-	ours := sameLayoutAsHey(t, bin, helloServer(t).URL+"/")
+	ours := sameLayoutAsHey(t, bin, helloServer(t).URL+"/", 0)
 	if strings.Contains(ours, " 0.0000 secs") {
 		t.Errorf("a latency printed as 0.0000:\n%s", ours)
 	}
@@ -83,23 +87,35 @@ func loadLayoutMatchesHey(t *testing.T, bin string) {
 }
 
 // loadErrorLayoutMatchesHey compares the reports of a run where every
-// request fails: connection refused.
+// request fails: connection refused. Ours adds an Errors/sec line and
+// exits 1.
 func loadErrorLayoutMatchesHey(t *testing.T, bin string) {
+	ours := sameLayoutAsHey(t, bin, closedPortURL(t), 1)
+	if !strings.Contains(ours, "  [200]\tconnection refused (e.g. dial tcp ") {
+		t.Errorf("no count of refused connections:\n%s", ours)
+	}
+}
+
+// closedPortURL returns the URL of a loopback port nothing listens on.
+func closedPortURL(t *testing.T) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	url := "http://" + ln.Addr().String() + "/"
 	ln.Close()
-	ours := sameLayoutAsHey(t, bin, url)
-	if !strings.Contains(ours, "  [200]\tconnection refused (e.g. dial tcp ") {
-		t.Errorf("no count of refused connections:\n%s", ours)
-	}
+	return url
 }
 
+// oursOnlyRE matches the Summary lines perflab adds to hey's layout when
+// requests failed, were left in flight or never went out.
+var oursOnlyRE = regexp.MustCompile(`(?m)^  (Errors/sec|Unfinished|Unsent):\t.*\n`)
+
 // sameLayoutAsHey runs hey and perflab load with -n 200 -c 4 against url
-// and fails unless their reports have the same layout.
-func sameLayoutAsHey(t *testing.T, bin, url string) string {
+// and fails unless perflab exits with wantCode and their reports have the
+// same layout, but for the lines oursOnlyRE matches.
+func sameLayoutAsHey(t *testing.T, bin, url string, wantCode int) string {
 	hey, err := exec.LookPath("hey")
 	if err != nil {
 		t.Skip("hey is not installed (scripts/test installs it)")
@@ -109,10 +125,10 @@ func sameLayoutAsHey(t *testing.T, bin, url string) string {
 		t.Fatalf("hey: %v", err)
 	}
 	ours, stderr, code := runPerflab(t, bin, "load", "-n", "200", "-c", "4", url)
-	if code != 0 {
-		t.Fatalf("perflab load exited %d: %s", code, stderr)
+	if code != wantCode {
+		t.Fatalf("perflab load exited %d, want %d: %s", code, wantCode, stderr)
 	}
-	want, got := layout(string(heyOut)), layout(ours)
+	want, got := layout(string(heyOut)), layout(oursOnlyRE.ReplaceAllString(ours, ""))
 	if strings.Join(want, "\n") != strings.Join(got, "\n") {
 		t.Errorf("layout differs from hey's\nhey:\n%s\nperflab:\n%s", heyOut, ours)
 	}
@@ -195,6 +211,9 @@ func loadUsageErrors(t *testing.T, bin string) {
 		{[]string{"load", "-a", "nocolon", "http://127.0.0.1/"}, "-a: want username:password"},
 		{[]string{"load", "-x", "ftp://p:1", "http://127.0.0.1/"}, "-x:"},
 		{[]string{"load", "-z", "soon", "http://127.0.0.1/"}, "-z"},
+		{[]string{"load", "-fail-on-errors", "5", "http://127.0.0.1/"}, "write 5% for a percentage"},
+		{[]string{"load", "-fail-on-errors", "lots", "http://127.0.0.1/"}, "-fail-on-errors: bad share"},
+		{[]string{"load", "-fail-on-errors", "-1%", "http://127.0.0.1/"}, "is negative"},
 	}
 	for _, tt := range tests {
 		_, stderr, code := runPerflab(t, bin, tt.args...)

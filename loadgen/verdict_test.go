@@ -1,0 +1,102 @@
+package loadgen
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// closedPortURL returns the URL of a loopback port nothing listens on.
+func closedPortURL(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	ln.Close()
+	return url
+}
+
+// TestAllFailed loads a closed port: thousands of refused connections a
+// second are not throughput, and the run as a whole failed.
+func TestAllFailed(t *testing.T) {
+	url := closedPortURL(t)
+	res := run(t, Config{URL: url, C: 2, Duration: 200 * time.Millisecond})
+	if res.Responses != 0 || res.ErrorCount == 0 || res.RPS() != 0 || res.ErrorsPerSecond() <= 0 {
+		t.Errorf("%d responses, %d errors, %v req/s, %v errors/s; want 0 responses and 0 req/s, errors apart",
+			res.Responses, res.ErrorCount, res.RPS(), res.ErrorsPerSecond())
+	}
+	err := res.Err()
+	if !errors.Is(err, ErrAllFailed) || !strings.HasPrefix(err.Error(), "every request to "+url+" failed: dial tcp ") ||
+		!strings.HasSuffix(err.Error(), "connection refused") {
+		t.Errorf("Err() = %v; want every request to %s failed: dial tcp ...: connection refused", err, url)
+	}
+	if res.FailureShare() != 1 {
+		t.Errorf("failure share %v, want 1", res.FailureShare())
+	}
+	var b bytes.Buffer
+	res.WriteText(&b)
+	if !strings.Contains(b.String(), "  Requests/sec:\t0.0000\n  Errors/sec:\t") {
+		t.Errorf("summary does not count errors apart:\n%s", b.String())
+	}
+	j := res.JSON()
+	if j.RPS != 0 || j.ErrorsPerSecond != res.ErrorsPerSecond() || j.Errors != res.ErrorCount {
+		t.Errorf("JSON rps %v, errors_per_second %v, errors %d", j.RPS, j.ErrorsPerSecond, j.Errors)
+	}
+}
+
+// TestServerErrorsAndShare: 5xx responses are responses, counted apart
+// as server errors and as failures.
+func TestServerErrorsAndShare(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hits.Add(1)%4 == 0 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	res := run(t, Config{URL: srv.URL, N: 40, C: 2})
+	want503 := res.StatusCodes[503]
+	if res.Responses != 40 || want503 != 10 || res.ServerErrors != want503 || res.Err() != nil {
+		t.Errorf("%d responses, codes %v, %d server errors, Err %v; want 40 with 10 503s counted as server errors",
+			res.Responses, res.StatusCodes, res.ServerErrors, res.Err())
+	}
+	if got, want := res.FailureShare(), float64(want503)/40; got != want {
+		t.Errorf("failure share %v, want %v", got, want)
+	}
+}
+
+// TestUnsent loads a server that takes 300 ms per request at 50 req/s
+// from 2 workers for 600 ms: the 30 requests due get a few answers, a
+// few are left in flight, and the rest never go out. Every one of them is
+// counted somewhere.
+func TestUnsent(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(300 * time.Millisecond):
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	const rate, dur = 50, 600 * time.Millisecond
+	res := run(t, Config{URL: srv.URL, C: 2, Rate: rate, Duration: dur})
+	due := int64(math.Ceil(dur.Seconds() * rate))
+	if res.Unsent == 0 || res.Responses == 0 || res.Unfinished > 2 ||
+		res.Responses+res.ErrorCount+res.Unfinished+res.Unsent != due {
+		t.Errorf("%d responses, %d errors, %d unfinished, %d unsent; want them to add up to the %d due, some unsent",
+			res.Responses, res.ErrorCount, res.Unfinished, res.Unsent, due)
+	}
+	var b bytes.Buffer
+	res.WriteText(&b)
+	if !strings.Contains(b.String(), "  Unsent:\t") || res.JSON().Unsent != res.Unsent {
+		t.Errorf("report does not show the unsent requests:\n%s", b.String())
+	}
+}
