@@ -9,7 +9,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -43,7 +42,7 @@ Flags:
   -t SECS     timeout of each request in seconds, 0 for none (default 20)
   -A VALUE    Accept header
   -d BODY     request body
-  -D FILE     request body from FILE
+  -D FILE     request body from FILE, a regular file of at most 256 MiB
   -T TYPE     Content-Type (default "text/html")
   -a U:P      basic authentication
   -x PROXY    HTTP proxy as host:port or URL
@@ -253,9 +252,9 @@ func (f *loadFlags) readBody(cfg *loadgen.Config) error {
 		cfg.Body = []byte(f.body)
 	}
 	if f.bodyFile != "" {
-		b, err := os.ReadFile(f.bodyFile)
+		b, err := loadgen.ReadBodyFile(f.bodyFile)
 		if err != nil {
-			return fmt.Errorf("-D: %v", err)
+			return fmt.Errorf("load: -D: %w", err)
 		}
 		cfg.Body = b
 	}
