@@ -18,6 +18,12 @@
 // own (internal/http1) that costs a fraction of net/http's CPU per
 // request; HTTP/2, proxies and redirects go through net/http.
 //
+// Every request sent ends in one count of the Result: a response of any
+// status, an error (no response), or unfinished (in flight when the run
+// ended); in rate mode the requests due that never went out are counted
+// as unsent. Throughput (RPS) counts responses only, and Result.Err says
+// when no request got a response at all.
+//
 // Run stops when the context is canceled, aborting the requests in
 // flight, and returns what completed before.
 package loadgen
