@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -82,6 +83,67 @@ func parseLimit(term string) (Limit, error) {
 func tidyUnit(unit string) string {
 	_, u := benchunit.Tidy(1, unit)
 	return u
+}
+
+// A UnitError is a limit on a unit that none of the compared results
+// measure: the limit could never be crossed, so a gate holding it would
+// pass whatever the results.
+type UnitError struct {
+	// Limit is the limit at fault.
+	Limit Limit
+	// Filtered is true when the input has the unit but the filter drops
+	// every value of it.
+	Filtered bool
+	// Present lists the units of the compared results.
+	Present []string
+}
+
+func (e *UnitError) Error() string {
+	where := "the input"
+	if e.Filtered {
+		where = "the results -filter keeps"
+	}
+	present := strings.Join(e.Present, ", ")
+	if present == "" {
+		present = "none"
+	}
+	return fmt.Sprintf("unit %q is not in %s; units present: %s", e.Limit.written(), where, present)
+}
+
+// written returns the limit's unit as the user wrote it, which may be an
+// alias of Unit such as "ns/op" or "MB/s".
+func (l Limit) written() string {
+	if i := strings.IndexAny(l.Text, "<>"); i >= 0 {
+		return strings.TrimSpace(l.Text[:i])
+	}
+	return l.Unit
+}
+
+// CheckUnits returns a *UnitError for the first limit whose unit no table
+// of ts has. input lists the units of the input before filtering (see
+// Builder.InputUnits), to tell a unit the input lacks from one the filter
+// dropped. Units compare as benchfmt tidies them, so "ns/op>+5%" checks
+// results in sec/op and "MB/s<-10%" results in B/s.
+func (g *Gate) CheckUnits(ts *Tables, input []string) error {
+	present := ts.Units()
+	for _, l := range g.Limits {
+		if slices.Contains(present, l.Unit) {
+			continue
+		}
+		return &UnitError{Limit: l, Filtered: slices.Contains(input, l.Unit), Present: present}
+	}
+	return nil
+}
+
+// Units returns the units of the tables in order of first appearance.
+func (ts *Tables) Units() []string {
+	var units []string
+	for _, t := range ts.Tables {
+		if !slices.Contains(units, t.Unit) {
+			units = append(units, t.Unit)
+		}
+	}
+	return units
 }
 
 // A Violation is a significant change that crosses a limit.

@@ -62,6 +62,7 @@ func (b *Builder) Read(a Arg, r io.Reader, warn func(error)) error {
 			if !dropNaN(rec, warn) {
 				continue
 			}
+			b.noteUnits(rec)
 			if ok, err := b.filter.Apply(rec); !ok {
 				if err != nil {
 					warn(err)
@@ -77,6 +78,20 @@ func (b *Builder) Read(a Arg, r io.Reader, warn func(error)) error {
 // Results reports how many benchmark results Read has seen, before
 // filtering.
 func (b *Builder) Results() int { return b.lines }
+
+// InputUnits returns the units of the results Read has seen, before
+// filtering, in order of first appearance, as benchfmt tidies them
+// ("ns/op" becomes "sec/op").
+func (b *Builder) InputUnits() []string { return b.units }
+
+func (b *Builder) noteUnits(r *benchfmt.Result) {
+	for _, v := range r.Values {
+		if !b.seenUnit[v.Unit] {
+			b.seenUnit[v.Unit] = true
+			b.units = append(b.units, v.Unit)
+		}
+	}
+}
 
 // dropNaN removes NaN values from r, warning about each, and reports
 // whether any value is left. The statistics cannot order NaNs (benchstat

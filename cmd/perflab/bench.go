@@ -152,7 +152,25 @@ func runBenchCompare(ctx context.Context, stdin io.Reader, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	return report(b.Tables(), &f, gate, stdout, stderr, empty)
+	ts := b.Tables()
+	if err := checkGateUnits(gate, b, ts); err != nil {
+		return err
+	}
+	return report(ts, &f, gate, stdout, stderr, empty)
+}
+
+// checkGateUnits fails with a usage error when a -fail-on limit names a
+// unit the compared results lack, since such a limit can never be
+// crossed. Without any result, the missing results are the error to
+// report instead.
+func checkGateUnits(gate *bench.Gate, b *bench.Builder, ts *bench.Tables) error {
+	if gate == nil || b.Results() == 0 {
+		return nil
+	}
+	if err := gate.CheckUnits(ts, b.InputUnits()); err != nil {
+		return usageErrorf("-fail-on: %s", err)
+	}
+	return nil
 }
 
 // readInputs reads every input into b and returns the paths of those
@@ -329,6 +347,9 @@ func runBenchRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		return fmt.Errorf("no benchmark matches -bench %q in %s", rf.bench, cmp.Or(strings.Join(pkgs, " "), "."))
 	}
 	ts := b.Tables()
+	if err := checkGateUnits(gate, b, ts); err != nil {
+		return err
+	}
 	if err := report(ts, &f, nil, stdout, stderr, empty); err != nil {
 		return err
 	}
