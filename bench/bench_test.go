@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/perflab/perflab/bench/internal/benchgen"
 )
 
 // writeSynthetic writes a benchmark file of nbench benchmarks, each run
@@ -59,4 +61,40 @@ func TestWriteSyntheticFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkCompareManyKeys measures bench compare's whole pipeline on
+// inputs where every result adds a configuration key (benchgen.ManyKeys),
+// at growing sizes, and reports the cost per input byte, which stays flat
+// when the cost grows linearly with the input.
+func BenchmarkCompareManyKeys(b *testing.B) {
+	for _, size := range []int{20_000, 40_000, 80_000, 160_000} {
+		var in bytes.Buffer
+		if _, err := benchgen.ManyKeys(&in, size); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("bytes=%d", size), func(b *testing.B) {
+			b.SetBytes(int64(in.Len()))
+			for b.Loop() {
+				compareAll(b, in.Bytes())
+			}
+		})
+	}
+}
+
+// compareAll runs what bench compare does on one input: read it, compute
+// the tables, write them as text and look for unit gaps.
+func compareAll(b *testing.B, in []byte) {
+	bld, err := NewBuilder(DefaultConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := bld.Read(Arg{Path: "many", Label: "many"}, bytes.NewReader(in), func(error) {}); err != nil {
+		return
+	}
+	ts := bld.Tables()
+	if err := ts.WriteText(io.Discard); err != nil {
+		b.Fatal(err)
+	}
+	ts.UnitGaps()
 }

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/perf/benchproc"
 	"golang.org/x/perf/benchunit"
 )
 
@@ -149,7 +148,8 @@ func (ts *Tables) Units() []string {
 // A Violation is a significant change that crosses a limit.
 type Violation struct {
 	Limit Limit
-	// Table is the key of the table, without its unit, e.g. "pkg:x goos:linux".
+	// Table is the key of the table without its unit and without the
+	// keys it has no value for, e.g. "pkg:x goos:linux".
 	Table string
 	// Row and Col name the benchmark and the column; Base is the baseline
 	// column.
@@ -201,18 +201,26 @@ func (l Limit) crossed(old, new float64) bool {
 // gate's limits, in table, row and column order.
 func (g *Gate) Check(ts *Tables) []Violation {
 	var out []Violation
+	var cs *configSet
 	for i, t := range ts.Tables {
 		for _, l := range g.Limits {
 			if l.Unit != t.Unit {
 				continue
 			}
-			out = append(out, t.violations(l, tableName(ts, i))...)
+			vs := t.violations(l)
+			if len(vs) > 0 && cs == nil {
+				cs = ts.configs()
+			}
+			for j := range vs {
+				vs[j].Table = cs.name(ts.Keys[i])
+			}
+			out = append(out, vs...)
 		}
 	}
 	return out
 }
 
-func (t *Table) violations(l Limit, table string) []Violation {
+func (t *Table) violations(l Limit) []Violation {
 	var out []Violation
 	for _, row := range t.Rows {
 		for _, col := range t.Cols[1:] {
@@ -225,8 +233,8 @@ func (t *Table) violations(l Limit, table string) []Violation {
 				continue
 			}
 			out = append(out, Violation{
-				Limit: l, Table: table,
-				Row: row.StringValues(), Col: col.StringValues(), Base: t.Cols[0].StringValues(),
+				Limit: l,
+				Row:   row.StringValues(), Col: col.StringValues(), Base: t.Cols[0].StringValues(),
 				Old: old, New: new, P: c.Comparison.P, N: nText(c),
 			})
 		}
@@ -240,25 +248,4 @@ func nText(c *Cell) string {
 		return fmt.Sprintf("n=%d", c.Comparison.N1)
 	}
 	return fmt.Sprintf("n=%d+%d", c.Comparison.N1, c.Comparison.N2)
-}
-
-// tableName is the key of table i without its unit, as "k:v k:v".
-func tableName(ts *Tables, i int) string {
-	var parts []string
-	for _, f := range configFields(ts.Keys[i]) {
-		parts = append(parts, f.Name+":"+ts.Keys[i].Get(f))
-	}
-	return strings.Join(parts, " ")
-}
-
-// configFields returns the fields of the table key k other than the
-// unit: the configuration that the table's header lines show.
-func configFields(k benchproc.Key) []*benchproc.Field {
-	var out []*benchproc.Field
-	for _, f := range k.Projection().FlattenedFields() {
-		if f.Name != ".unit" {
-			out = append(out, f)
-		}
-	}
-	return out
 }
