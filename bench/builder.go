@@ -57,6 +57,7 @@ type Builder struct {
 	// order of first appearance; seenUnit is its set.
 	units    []string
 	seenUnit map[string]bool
+	budget   keyBudget
 }
 
 // pending is a table under construction.

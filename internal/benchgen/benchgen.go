@@ -17,10 +17,23 @@ import (
 // of its own: an input whose key-value pairs grow with the square of its
 // size. Each result reports sec/op, B/op and allocs/op, as with -benchmem.
 func ManyKeys(w io.Writer, size int) (int, error) {
+	return write(w, size, "key%d: value\nBenchmarkX-8 \t 100 \t %d ns/op \t 16 B/op \t 1 allocs/op\n")
+}
+
+// ManyNames is like ManyKeys, but each result has a benchmark name key
+// never seen before ("BenchmarkX/key1234=v-8") instead of a configuration
+// key: a row of its own, in a single configuration.
+func ManyNames(w io.Writer, size int) (int, error) {
+	return write(w, size, "BenchmarkX/key%d=v-8 \t 100 \t %d ns/op \t 16 B/op \t 1 allocs/op\n")
+}
+
+// write writes format, given the result's number and a value in ns/op,
+// until it has written size bytes, and returns how many results it wrote.
+func write(w io.Writer, size int, format string) (int, error) {
 	bw := bufio.NewWriter(w)
 	n, written := 0, 0
 	for written < size {
-		m, err := fmt.Fprintf(bw, "key%d: value\nBenchmarkX-8 \t 100 \t %d ns/op \t 16 B/op \t 1 allocs/op\n", n, 100+n%7)
+		m, err := fmt.Fprintf(bw, format, n, 100+n%7)
 		if err != nil {
 			return n, err
 		}
