@@ -12,7 +12,12 @@
 //	Arg (file or label=file) ─► Builder.Read ─► Builder.Tables ─► Tables
 //	                                                              │
 //	      WriteText (benchstat's text), WriteCSV (benchstat's csv),
-//	      WriteOld (benchcmp's tables), WriteJSON, Gate.Check (CI limits)
+//	      WriteOld (benchcmp's tables), WriteJSON,
+//	      Gate.CheckUnits and Gate.Check (CI limits)
+//
+// Read refuses, with a *KeysError, inputs whose configuration keys would
+// cost benchproc time and memory beyond a multiple of their size (keys ×
+// results, as when each result follows a new "key: value" line).
 //
 // WriteText and WriteCSV produce the same bytes as benchstat
 // (golang.org/x/perf/cmd/benchstat) for the same inputs and options.
