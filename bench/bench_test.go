@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/perflab/perflab/internal/benchgen"
 )
 
 // writeSynthetic writes a benchmark file of nbench benchmarks, each run
@@ -59,4 +61,52 @@ func TestWriteSyntheticFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkCompareManyKeys measures bench compare's whole pipeline on
+// inputs of sizes that double, with a key never seen before in every
+// result: a benchmark name key (benchgen.ManyNames), which costs linear
+// time and memory, and a configuration key (benchgen.ManyKeys), which
+// costs x/perf's benchproc time and memory in keys × results, the square
+// of the size, until the key budget refuses the input (past about 70 KB):
+// from there the cost per byte stops growing, and the time stays flat,
+// since reading stops at the limit. Before the budget and the fix of
+// tableName, the 160 KB configuration input took 2 s and 2 GB.
+func BenchmarkCompareManyKeys(b *testing.B) {
+	shapes := []struct {
+		name string
+		gen  func(io.Writer, int) (int, error)
+	}{{"names", benchgen.ManyNames}, {"config", benchgen.ManyKeys}}
+	for _, shape := range shapes {
+		for _, size := range []int{20_000, 40_000, 80_000, 160_000, 320_000, 640_000} {
+			var in bytes.Buffer
+			if _, err := shape.gen(&in, size); err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/bytes=%d", shape.name, size), func(b *testing.B) {
+				b.SetBytes(int64(in.Len()))
+				b.ReportAllocs()
+				for b.Loop() {
+					compareAll(b, in.Bytes())
+				}
+			})
+		}
+	}
+}
+
+// compareAll runs what bench compare does on one input: read it, compute
+// the tables, write them as text and look for unit gaps.
+func compareAll(b *testing.B, in []byte) {
+	bld, err := NewBuilder(DefaultConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := bld.Read(Arg{Path: "many", Label: "many"}, bytes.NewReader(in), func(error) {}); err != nil {
+		return
+	}
+	ts := bld.Tables()
+	if err := ts.WriteText(io.Discard); err != nil {
+		b.Fatal(err)
+	}
+	ts.UnitGaps()
 }

@@ -53,6 +53,11 @@ type Builder struct {
 	reader benchfmt.Reader
 	lines  int
 	tables map[benchproc.Key]*pending
+	// units lists the units of the results read, before filtering, in
+	// order of first appearance; seenUnit is its set.
+	units    []string
+	seenUnit map[string]bool
+	budget   keyBudget
 }
 
 // pending is a table under construction.
@@ -79,7 +84,7 @@ func NewBuilder(cfg Config) (*Builder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parsing -filter: %s", err)
 	}
-	b := &Builder{cfg: cfg, filter: filter, tables: make(map[benchproc.Key]*pending)}
+	b := &Builder{cfg: cfg, filter: filter, tables: make(map[benchproc.Key]*pending), seenUnit: make(map[string]bool)}
 	var p benchproc.ProjectionParser
 	if b.tableBy, b.unitField, err = p.ParseWithUnit(cfg.Table, filter); err != nil {
 		return nil, fmt.Errorf("parsing -table: %s", err)

@@ -1,5 +1,4 @@
-// Package bench compares Go benchmark results and runs benchmarks to
-// produce them.
+// Package bench compares Go benchmark results.
 //
 // It is perflab's "compare" step. Results in the Go benchmark format
 // (https://golang.org/design/14313-benchmark-format), such as the output of
@@ -13,12 +12,16 @@
 //	Arg (file or label=file) ─► Builder.Read ─► Builder.Tables ─► Tables
 //	                                                              │
 //	      WriteText (benchstat's text), WriteCSV (benchstat's csv),
-//	      WriteOld (benchcmp's tables), WriteJSON, Gate.Check (CI limits)
+//	      WriteOld (benchcmp's tables), WriteJSON,
+//	      Gate.CheckUnits and Gate.Check (CI limits)
+//
+// Read refuses, with a *KeysError, inputs whose configuration keys would
+// cost benchproc time and memory beyond a multiple of their size (keys ×
+// results, as when each result follows a new "key: value" line).
 //
 // WriteText and WriteCSV produce the same bytes as benchstat
 // (golang.org/x/perf/cmd/benchstat) for the same inputs and options.
 //
-// Run drives "go test -bench" on the working tree and on a base git
-// revision, interleaving the two sides, and ProfileShares compares the CPU
-// or memory profiles the runs recorded.
+// Running benchmarks to produce such results, and comparing the profiles
+// those runs record, is package benchrun's part.
 package bench

@@ -16,21 +16,17 @@ func (ts *Tables) UnitGaps() []string {
 	type gap struct{ row, have, miss string }
 	var order []gap
 	units := map[gap][]string{}
-	byConfig := map[string][]*Table{}
-	var configs []string
+	cs := ts.configs()
+	byConfig := make([][]*Table, len(cs.first))
 	for i, t := range ts.Tables {
-		name := tableName(ts, i)
-		if byConfig[name] == nil {
-			configs = append(configs, name)
-		}
-		byConfig[name] = append(byConfig[name], t)
+		byConfig[cs.id[i]] = append(byConfig[cs.id[i]], t)
 	}
-	for _, name := range configs {
-		cols := unionCols(byConfig[name])
+	for _, tables := range byConfig {
+		cols := unionCols(tables)
 		if len(cols) < 2 {
 			continue
 		}
-		for _, t := range byConfig[name] {
+		for _, t := range tables {
 			for _, row := range t.Rows {
 				have, miss := t.rowColumns(row, cols)
 				if len(miss) == 0 {

@@ -3,10 +3,10 @@ package bench
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
-	"golang.org/x/perf/benchproc"
 	"golang.org/x/perf/benchunit"
 )
 
@@ -84,10 +84,72 @@ func tidyUnit(unit string) string {
 	return u
 }
 
+// A UnitError is a limit on a unit that none of the compared results
+// measure: the limit could never be crossed, so a gate holding it would
+// pass whatever the results.
+type UnitError struct {
+	// Limit is the limit at fault.
+	Limit Limit
+	// Filtered is true when the input has the unit but the filter drops
+	// every value of it.
+	Filtered bool
+	// Present lists the units of the compared results.
+	Present []string
+}
+
+func (e *UnitError) Error() string {
+	where := "the input"
+	if e.Filtered {
+		where = "the results -filter keeps"
+	}
+	present := strings.Join(e.Present, ", ")
+	if present == "" {
+		present = "none"
+	}
+	return fmt.Sprintf("unit %q is not in %s; units present: %s", e.Limit.written(), where, present)
+}
+
+// written returns the limit's unit as the user wrote it, which may be an
+// alias of Unit such as "ns/op" or "MB/s".
+func (l Limit) written() string {
+	if i := strings.IndexAny(l.Text, "<>"); i >= 0 {
+		return strings.TrimSpace(l.Text[:i])
+	}
+	return l.Unit
+}
+
+// CheckUnits returns a *UnitError for the first limit whose unit no table
+// of ts has. input lists the units of the input before filtering (see
+// Builder.InputUnits), to tell a unit the input lacks from one the filter
+// dropped. Units compare as benchfmt tidies them, so "ns/op>+5%" checks
+// results in sec/op and "MB/s<-10%" results in B/s.
+func (g *Gate) CheckUnits(ts *Tables, input []string) error {
+	present := ts.Units()
+	for _, l := range g.Limits {
+		if slices.Contains(present, l.Unit) {
+			continue
+		}
+		return &UnitError{Limit: l, Filtered: slices.Contains(input, l.Unit), Present: present}
+	}
+	return nil
+}
+
+// Units returns the units of the tables in order of first appearance.
+func (ts *Tables) Units() []string {
+	var units []string
+	for _, t := range ts.Tables {
+		if !slices.Contains(units, t.Unit) {
+			units = append(units, t.Unit)
+		}
+	}
+	return units
+}
+
 // A Violation is a significant change that crosses a limit.
 type Violation struct {
 	Limit Limit
-	// Table is the key of the table, without its unit, e.g. "pkg:x goos:linux".
+	// Table is the key of the table without its unit and without the
+	// keys it has no value for, e.g. "pkg:x goos:linux".
 	Table string
 	// Row and Col name the benchmark and the column; Base is the baseline
 	// column.
@@ -139,18 +201,26 @@ func (l Limit) crossed(old, new float64) bool {
 // gate's limits, in table, row and column order.
 func (g *Gate) Check(ts *Tables) []Violation {
 	var out []Violation
+	var cs *configSet
 	for i, t := range ts.Tables {
 		for _, l := range g.Limits {
 			if l.Unit != t.Unit {
 				continue
 			}
-			out = append(out, t.violations(l, tableName(ts, i))...)
+			vs := t.violations(l)
+			if len(vs) > 0 && cs == nil {
+				cs = ts.configs()
+			}
+			for j := range vs {
+				vs[j].Table = cs.name(ts.Keys[i])
+			}
+			out = append(out, vs...)
 		}
 	}
 	return out
 }
 
-func (t *Table) violations(l Limit, table string) []Violation {
+func (t *Table) violations(l Limit) []Violation {
 	var out []Violation
 	for _, row := range t.Rows {
 		for _, col := range t.Cols[1:] {
@@ -163,8 +233,8 @@ func (t *Table) violations(l Limit, table string) []Violation {
 				continue
 			}
 			out = append(out, Violation{
-				Limit: l, Table: table,
-				Row: row.StringValues(), Col: col.StringValues(), Base: t.Cols[0].StringValues(),
+				Limit: l,
+				Row:   row.StringValues(), Col: col.StringValues(), Base: t.Cols[0].StringValues(),
 				Old: old, New: new, P: c.Comparison.P, N: nText(c),
 			})
 		}
@@ -178,25 +248,4 @@ func nText(c *Cell) string {
 		return fmt.Sprintf("n=%d", c.Comparison.N1)
 	}
 	return fmt.Sprintf("n=%d+%d", c.Comparison.N1, c.Comparison.N2)
-}
-
-// tableName is the key of table i without its unit, as "k:v k:v".
-func tableName(ts *Tables, i int) string {
-	var parts []string
-	for _, f := range configFields(ts.Keys[i]) {
-		parts = append(parts, f.Name+":"+ts.Keys[i].Get(f))
-	}
-	return strings.Join(parts, " ")
-}
-
-// configFields returns the fields of the table key k other than the
-// unit: the configuration that the table's header lines show.
-func configFields(k benchproc.Key) []*benchproc.Field {
-	var out []*benchproc.Field
-	for _, f := range k.Projection().FlattenedFields() {
-		if f.Name != ".unit" {
-			out = append(out, f)
-		}
-	}
-	return out
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -106,4 +107,44 @@ func FuzzParseGate(f *testing.F) {
 			_ = l.crossed(1, 2)
 		}
 	})
+}
+
+// TestGateCheckUnits checks that a limit on a unit the results lack is
+// refused, naming the units present, while the aliases benchfmt tidies
+// ("ns/op", "MB/s") match the units they stand for.
+func TestGateCheckUnits(t *testing.T) {
+	const input = "BenchmarkX 100 5 ns/op 3 B/op 1 allocs/op 20 MB/s\nBenchmarkX 100 6 ns/op 3 B/op 1 allocs/op 21 MB/s\n"
+	tests := []struct {
+		filter, gate string
+		err          string
+	}{
+		{"*", "sec/op>5%,ns/op>5%,MB/s<-1%,B/s<-1%,MB/op>0,allocs/op>0", ""},
+		{"*", "allocs>0", `unit "allocs" is not in the input; units present: sec/op, B/op, allocs/op, B/s`},
+		{"*", "sec/op>5%,ns/item>1", `unit "ns/item" is not in the input; units present: sec/op, B/op, allocs/op, B/s`},
+		{".unit:sec/op", "ns/op>5%,B/op>0", `unit "B/op" is not in the results -filter keeps; units present: sec/op`},
+		{".name:Y", "ns/op>5%", `unit "ns/op" is not in the results -filter keeps; units present: none`},
+	}
+	for _, tt := range tests {
+		cfg := DefaultConfig()
+		cfg.Filter = tt.filter
+		b, err := NewBuilder(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Read(Arg{Path: "x.txt", Label: "x.txt"}, strings.NewReader(input), func(err error) { t.Error(err) }); err != nil {
+			t.Fatal(err)
+		}
+		g, err := ParseGate(tt.gate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = g.CheckUnits(b.Tables(), b.InputUnits())
+		var ue *UnitError
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("-filter %s -fail-on %s: %v", tt.filter, tt.gate, err)
+		case tt.err != "" && (!errors.As(err, &ue) || err.Error() != tt.err):
+			t.Errorf("-filter %s -fail-on %s: error %v, want %q", tt.filter, tt.gate, err, tt.err)
+		}
+	}
 }

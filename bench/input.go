@@ -50,18 +50,25 @@ func ParseArgs(args []string) []Arg {
 // Results the Config's filter rejects are dropped. Malformed lines do not stop the
 // reading: each is passed to warn as a *benchfmt.SyntaxError naming the file
 // and line, as benchstat prints them, and skipped. Read returns an error
-// only when r itself fails, for example on a line longer than 64 KiB.
+// when r itself fails, for example on a line longer than 64 KiB, and a
+// *KeysError (ErrTooManyKeys) when the inputs hold more configuration keys
+// than their size allows (see KeysError), before the cost of so many
+// keys, which grows with keys × results, is paid.
 func (b *Builder) Read(a Arg, r io.Reader, warn func(error)) error {
-	b.reader.Reset(r, a.Path, ".file", a.Label)
+	b.reader.Reset(counter{r, &b.budget}, a.Path, ".file", a.Label)
 	for b.reader.Scan() {
 		switch rec := b.reader.Result().(type) {
 		case *benchfmt.SyntaxError:
 			warn(rec)
 		case *benchfmt.Result:
+			if err := b.budget.charge(rec); err != nil {
+				return err
+			}
 			b.lines++
 			if !dropNaN(rec, warn) {
 				continue
 			}
+			b.noteUnits(rec)
 			if ok, err := b.filter.Apply(rec); !ok {
 				if err != nil {
 					warn(err)
@@ -77,6 +84,20 @@ func (b *Builder) Read(a Arg, r io.Reader, warn func(error)) error {
 // Results reports how many benchmark results Read has seen, before
 // filtering.
 func (b *Builder) Results() int { return b.lines }
+
+// InputUnits returns the units of the results Read has seen, before
+// filtering, in order of first appearance, as benchfmt tidies them
+// ("ns/op" becomes "sec/op").
+func (b *Builder) InputUnits() []string { return b.units }
+
+func (b *Builder) noteUnits(r *benchfmt.Result) {
+	for _, v := range r.Values {
+		if !b.seenUnit[v.Unit] {
+			b.seenUnit[v.Unit] = true
+			b.units = append(b.units, v.Unit)
+		}
+	}
+}
 
 // dropNaN removes NaN values from r, warning about each, and reports
 // whether any value is left. The statistics cannot order NaNs (benchstat

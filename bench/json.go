@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+
+	"golang.org/x/perf/benchproc"
 )
 
 // JSON is the document WriteJSON prints; docs/bench.md describes it.
@@ -13,7 +15,8 @@ type JSON struct {
 
 // JSONTable is one table: its configuration, unit and rows.
 type JSONTable struct {
-	// Config holds the table key's fields other than the unit.
+	// Config holds the table key's fields other than the unit that have
+	// a value for this table.
 	Config map[string]string `json:"config"`
 	Unit   string            `json:"unit"`
 	// Summary is "median" (the default), "mean" or "exact".
@@ -61,10 +64,16 @@ type JSONGeomean struct {
 // JSON returns the tables as a JSON document.
 func (ts *Tables) JSON() *JSON {
 	doc := &JSON{Tables: []JSONTable{}}
+	var fields []*benchproc.Field
+	if len(ts.Keys) > 0 {
+		fields = configFields(ts.Keys[0])
+	}
 	for i, t := range ts.Tables {
 		jt := JSONTable{Config: map[string]string{}, Unit: t.Unit, Summary: t.Assumption.SummaryLabel(), Rows: []JSONRow{}}
-		for _, f := range configFields(ts.Keys[i]) {
-			jt.Config[f.Name] = ts.Keys[i].Get(f)
+		for _, f := range fields {
+			if v := ts.Keys[i].Get(f); v != "" {
+				jt.Config[f.Name] = v
+			}
 		}
 		for _, c := range t.Cols {
 			jt.Columns = append(jt.Columns, c.StringValues())

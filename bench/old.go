@@ -29,30 +29,29 @@ var oldBlocks = []struct {
 // head each group of tables, as in the text format. The format compares
 // exactly two columns.
 func (ts *Tables) WriteOld(w io.Writer) error {
-	groups := map[string]map[string]*Table{}
-	var first []int // index of each group's first table
+	cs := ts.configs()
+	groups := make([]map[string]*Table, len(cs.first))
 	for i, t := range ts.Tables {
 		if len(t.Cols) > 2 {
 			return errors.New("-format old compares exactly two columns; use -col to choose them")
 		}
-		name := tableName(ts, i)
-		if groups[name] == nil {
-			groups[name] = map[string]*Table{}
-			first = append(first, i)
+		c := cs.id[i]
+		if groups[c] == nil {
+			groups[c] = map[string]*Table{}
 		}
-		groups[name][t.Unit] = t
+		groups[c][t.Unit] = t
 	}
-	for g, i := range first {
+	for g, i := range cs.first {
 		if g > 0 {
 			fmt.Fprintln(w)
 		}
-		for _, f := range configFields(ts.Keys[i]) {
+		for _, f := range cs.fields {
 			v := ts.Keys[i].Get(f)
-			if g == 0 || ts.Keys[first[g-1]].Get(f) != v {
+			if g == 0 || ts.Keys[cs.first[g-1]].Get(f) != v {
 				fmt.Fprintf(w, "%s: %s\n", f.Name, v)
 			}
 		}
-		if err := writeOldGroup(w, groups[tableName(ts, i)]); err != nil {
+		if err := writeOldGroup(w, groups[g]); err != nil {
 			return err
 		}
 	}

@@ -92,6 +92,7 @@ func FuzzRead(f *testing.F) {
 		}
 		g, _ := ParseGate("sec/op>+5%,x/op<0")
 		g.Check(ts)
+		_ = g.CheckUnits(ts, bld.InputUnits())
 		ts.UnitGaps()
 	})
 }

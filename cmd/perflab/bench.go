@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/perflab/perflab/bench"
+	"github.com/perflab/perflab/benchrun"
 	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/profiles"
 )
@@ -151,7 +152,25 @@ func runBenchCompare(ctx context.Context, stdin io.Reader, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	return report(b.Tables(), &f, gate, stdout, stderr, empty)
+	ts := b.Tables()
+	if err := checkGateUnits(gate, b, ts); err != nil {
+		return err
+	}
+	return report(ts, &f, gate, stdout, stderr, empty)
+}
+
+// checkGateUnits fails with a usage error when a -fail-on limit names a
+// unit the compared results lack, since such a limit can never be
+// crossed. Without any result, the missing results are the error to
+// report instead.
+func checkGateUnits(gate *bench.Gate, b *bench.Builder, ts *bench.Tables) error {
+	if gate == nil || b.Results() == 0 {
+		return nil
+	}
+	if err := gate.CheckUnits(ts, b.InputUnits()); err != nil {
+		return usageErrorf("-fail-on: %s", err)
+	}
+	return nil
 }
 
 // readInputs reads every input into b and returns the paths of those
@@ -308,7 +327,7 @@ func runBenchRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	cfg.Progress = func(run, total int, side, pkg string) {
 		line.Printf("bench run: %d/%d  %s  %s", run+1, total, side, pkg)
 	}
-	res, err := bench.Run(ctx, cfg)
+	res, err := benchrun.Run(ctx, cfg)
 	line.Clear()
 	if err != nil {
 		return err
@@ -328,6 +347,9 @@ func runBenchRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		return fmt.Errorf("no benchmark matches -bench %q in %s", rf.bench, cmp.Or(strings.Join(pkgs, " "), "."))
 	}
 	ts := b.Tables()
+	if err := checkGateUnits(gate, b, ts); err != nil {
+		return err
+	}
 	if err := report(ts, &f, nil, stdout, stderr, empty); err != nil {
 		return err
 	}
@@ -340,8 +362,8 @@ func runBenchRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 }
 
 // config checks bench run's flags and turns them into a RunConfig.
-func (rf *runFlags) config(pkgs []string) (bench.RunConfig, error) {
-	cfg := bench.RunConfig{Packages: pkgs, Bench: rf.bench, Count: rf.count, Benchtime: rf.benchtime, Base: rf.base}
+func (rf *runFlags) config(pkgs []string) (benchrun.Config, error) {
+	cfg := benchrun.Config{Packages: pkgs, Bench: rf.bench, Count: rf.count, Benchtime: rf.benchtime, Base: rf.base}
 	if rf.bench == "" {
 		return cfg, usageErrorf("-bench REGEX is required")
 	}
@@ -371,7 +393,7 @@ func (rf *runFlags) config(pkgs []string) (bench.RunConfig, error) {
 
 // printShareChanges lists, per recorded profile kind, the functions whose
 // share of the profile changed most between the sides.
-func printShareChanges(ctx context.Context, w io.Writer, res *bench.RunResult) error {
+func printShareChanges(ctx context.Context, w io.Writer, res *benchrun.Result) error {
 	for _, kind := range []string{"cpu", "mem"} {
 		oldFiles, newFiles := res.Old.Profiles[kind], res.New.Profiles[kind]
 		if len(oldFiles) == 0 || len(newFiles) == 0 {
@@ -389,9 +411,9 @@ func printShareChanges(ctx context.Context, w io.Writer, res *bench.RunResult) e
 		if kind == "mem" {
 			st, title = "alloc_space", "memory profile: functions whose share of allocated bytes changed most"
 		}
-		changes := bench.CompareShares(bench.FlatShares(old, st), bench.FlatShares(new, st), 10)
+		changes := benchrun.CompareShares(benchrun.FlatShares(old, st), benchrun.FlatShares(new, st), 10)
 		fmt.Fprintln(w)
-		if err := bench.WriteShareChanges(w, title, changes); err != nil {
+		if err := benchrun.WriteShareChanges(w, title, changes); err != nil {
 			return err
 		}
 	}

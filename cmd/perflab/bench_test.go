@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,8 +40,13 @@ func benchstatPath(t *testing.T) string {
 // perflabRun runs perflab in-process and returns stdout, stderr and the exit
 // status main would return.
 func perflabRun(args ...string) (string, string, int) {
+	return perflabRunStdin(strings.NewReader(""), args...)
+}
+
+// perflabRunStdin is perflabRun with stdin as perflab's standard input.
+func perflabRunStdin(stdin io.Reader, args ...string) (string, string, int) {
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), strings.NewReader(""), &stdout, &stderr, args)
+	err := run(context.Background(), stdin, &stdout, &stderr, args)
 	code := exitCode(&stderr, err)
 	return stdout.String(), stderr.String(), code
 }
@@ -410,6 +416,11 @@ func testBadInput(t *testing.T) {
 		{[]string{"-row", ".unit", "base.txt"}, 2, []string{"parsing -row"}},
 		{[]string{"-fail-on", "sec/op", "base.txt"}, 2, []string{"parsing -fail-on"}},
 		{[]string{"-fail-on", "sec/op>fast", "base.txt"}, 2, []string{`bad number "fast"`}},
+		{[]string{"-fail-on", "allocs>0", "base.txt", "slow.txt"}, 2, []string{`perflab bench: -fail-on: unit "allocs" is not in the input; units present: sec/op, `, ", B/op, ", ", allocs/op"}},
+		{[]string{"-fail-on", "sec/op>5%,ns/item>+5%,widgets/op>1", "one.txt"}, 0, nil},
+		{[]string{"-fail-on", "MB/s<-10%,MB/op>0,sec/item>1", "base.txt"}, 0, nil},
+		{[]string{"-filter", ".unit:sec/op", "-fail-on", "ns/op>+5%,allocs/op>0", "base.txt", "slow.txt"}, 2, []string{`-fail-on: unit "allocs/op" is not in the results -filter keeps; units present: sec/op` + "\n"}},
+		{[]string{"-fail-on", "allocs>0", "empty.txt"}, 1, []string{"empty.txt: no benchmark results"}},
 		{[]string{"-nosuchflag", "base.txt"}, 2, []string{"flag provided but not defined: -nosuchflag"}},
 		{[]string{"-format", "old", "base.txt", "slow.txt", "one.txt"}, 1, []string{"-format old compares exactly two columns"}},
 	}
@@ -428,24 +439,17 @@ func testBadInput(t *testing.T) {
 
 func testStdin(t *testing.T) {
 	oracle := benchstatPath(t)
-	want, err := exec.Command(oracle, "base.txt", "-").Output()
+	slow, err := os.ReadFile("slow.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open("slow.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	stdin := os.Stdin
-	os.Stdin = f
-	defer func() { os.Stdin = stdin }()
 	cmd := exec.Command(oracle, "base.txt", "-")
-	cmd.Stdin, _ = os.Open("slow.txt")
-	if want, err = cmd.Output(); err != nil {
+	cmd.Stdin = bytes.NewReader(slow)
+	want, err := cmd.Output()
+	if err != nil {
 		t.Fatal(err)
 	}
-	got, stderr, code := perflabRun("bench", "compare", "base.txt", "-")
+	got, stderr, code := perflabRunStdin(bytes.NewReader(slow), "bench", "compare", "base.txt", "-")
 	if code != 0 || got != string(want) {
 		t.Errorf("exit %d, stderr %q; stdout differs from benchstat's:\n--- benchstat\n%s--- perflab\n%s", code, stderr, want, got)
 	}

@@ -107,6 +107,7 @@ func TestBenchRunErrors(t *testing.T) {
 		{[]string{"-profile", "block", "-bench", "."}, 2, `unknown profile "block"`},
 		{[]string{"-bench", ".", "./nosuchdir"}, 1, "nosuchdir"},
 		{[]string{"-bench", "NoSuchBenchmark", "-count", "1"}, 1, `no benchmark matches -bench "NoSuchBenchmark" in .`},
+		{[]string{"-bench", ".", "-count", "1", "-benchtime", "1x", "-fail-on", "version>0"}, 2, `-fail-on: unit "version" is not in the input; units present: sec/op, `},
 	}
 	for _, tt := range tests {
 		_, stderr, code := perflabRun(append([]string{"bench", "run", "-o", out}, tt.args...)...)

@@ -1,4 +1,4 @@
-package bench
+package benchrun
 
 import (
 	"context"
@@ -38,7 +38,7 @@ func BenchmarkNop(b *testing.B) {
 		}
 	}
 	var sides []string
-	res, err := Run(context.Background(), RunConfig{
+	res, err := Run(context.Background(), Config{
 		Dir: dir, Bench: "Nop", Count: 3, Benchtime: "10x", Base: "HEAD", OutDir: t.TempDir(),
 		Progress: func(run, total int, side, pkg string) {
 			if total != 6 || pkg != "example.com/r" {

@@ -1,4 +1,4 @@
-package bench
+package benchrun
 
 import (
 	"bytes"
@@ -12,8 +12,8 @@ import (
 	"strings"
 )
 
-// A RunConfig says which benchmarks Run runs, how often and where.
-type RunConfig struct {
+// A Config says which benchmarks Run runs, how often and where.
+type Config struct {
 	// Dir is a directory of the working tree (the new side); "" means the
 	// current directory. Packages are resolved relative to it.
 	Dir string
@@ -39,7 +39,7 @@ type RunConfig struct {
 type Side struct {
 	// Name is the base revision, or "new" for the working tree.
 	Name string
-	// Dir is the directory of the tree that corresponds to RunConfig.Dir.
+	// Dir is the directory of the tree that corresponds to Config.Dir.
 	Dir string
 	// Results is the file holding the side's benchmark output.
 	Results string
@@ -47,8 +47,8 @@ type Side struct {
 	Profiles map[string][]string
 }
 
-// RunResult lists the files Run wrote: Old is nil without a base revision.
-type RunResult struct {
+// Result lists the files Run wrote: Old is nil without a base revision.
+type Result struct {
 	Old, New *Side
 }
 
@@ -58,7 +58,7 @@ type RunResult struct {
 // old side is checked out into a temporary git worktree, removed at the end.
 // Errors name the side and the package: a revision that does not exist, a
 // package that does not compile, a benchmark that fails.
-func Run(ctx context.Context, cfg RunConfig) (*RunResult, error) {
+func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Count < 1 {
 		return nil, errors.New("count must be at least 1")
 	}
@@ -69,7 +69,7 @@ func Run(ctx context.Context, cfg RunConfig) (*RunResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &RunResult{New: &Side{Name: "new", Dir: dir}}
+	res := &Result{New: &Side{Name: "new", Dir: dir}}
 	sides := []*Side{res.New}
 	if cfg.Base != "" {
 		old, cleanup, err := checkout(ctx, dir, cfg.Base, cfg.OutDir)
@@ -202,7 +202,7 @@ type testBinary struct {
 
 // build lists the side's packages and compiles a test binary for each that
 // has test files.
-func build(ctx context.Context, s *Side, cfg RunConfig) ([]testBinary, error) {
+func build(ctx context.Context, s *Side, cfg Config) ([]testBinary, error) {
 	args := append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}\t{{if .Error}}{{.Error}}{{end}}"}, cfg.Packages...)
 	out, err := goCmd(ctx, s.Dir, args...)
 	if err != nil {
@@ -245,7 +245,7 @@ func goCmd(ctx context.Context, dir string, args ...string) (string, error) {
 
 // runOnce runs bin's benchmarks once and appends the output to the side's
 // result file.
-func runOnce(ctx context.Context, s *Side, bin testBinary, i int, cfg RunConfig) error {
+func runOnce(ctx context.Context, s *Side, bin testBinary, i int, cfg Config) error {
 	args := []string{"-test.run=^$", "-test.bench=" + cfg.Bench, "-test.benchmem", "-test.count=1"}
 	if cfg.Benchtime != "" {
 		args = append(args, "-test.benchtime="+cfg.Benchtime)
