@@ -13,9 +13,10 @@ import (
 // A Budget is the number of bytes that loading may hold in memory: the
 // bytes read from sources and the bytes gzip inflates them to, summed over
 // every source that shares the Budget. Readers take from it before each
-// allocation (their buffers grow by chunks, never by doubling), so input
-// beyond the budget is refused after allocating at most the budget, and
-// several sources loaded at once hold no more than it together. Load
+// allocation (their buffers grow by chunks, never by doubling), and give
+// nothing back, so input beyond the budget is refused after allocating at
+// most the budget, and several sources loaded at once hold no more than
+// it together. Load
 // shares one Budget of Options.MaxBytes between all its sources unless
 // Options.Budget gives one. A Budget is safe for concurrent use.
 type Budget struct {
@@ -40,13 +41,6 @@ func (b *Budget) Take(n int64) int64 {
 	n = max(0, min(n, b.limit-b.used))
 	b.used += n
 	return n
-}
-
-// Give returns n bytes taken earlier.
-func (b *Budget) Give(n int64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.used -= n
 }
 
 // Limit returns the Budget's size in bytes.

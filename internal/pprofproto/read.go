@@ -2,16 +2,16 @@ package pprofproto
 
 import "io"
 
-// A Quota grants the bytes a reader may hold in memory. ReadAll takes
-// from it before each allocation and gives back what it did not use, so
-// that several readers sharing one Quota hold no more than it together.
-// Implementations must be safe for concurrent use if readers share them.
+// A Quota grants the bytes a reader may allocate. ReadAll takes from it
+// before each allocation, so that several readers sharing one Quota
+// allocate no more than it together. Nothing is given back: memory a
+// reader dropped is still held until the garbage collector runs, so a
+// Quota bounds what is held at the worst moment. Implementations must be
+// safe for concurrent use if readers share them.
 type Quota interface {
 	// Take grants up to n bytes and returns how many it granted: n, or
 	// fewer (0 when nothing is left).
 	Take(n int64) int64
-	// Give returns n bytes taken earlier.
-	Give(n int64)
 }
 
 // Limit returns a Quota of n bytes for one reader; n < 0 means no limit.
@@ -28,16 +28,10 @@ func (l *limit) Take(n int64) int64 {
 	return n
 }
 
-func (l *limit) Give(n int64) {
-	if l.left >= 0 {
-		l.left += n
-	}
-}
-
 // Chunk sizes of ReadAll's buffer when the size is not known beforehand:
 // the first is small, each next one as large as all before it, up to
 // maxChunk, so that what is allocated beyond the data is at most one
-// chunk, given back to the Quota when the input ends.
+// chunk.
 const (
 	firstChunk = 64 << 10
 	maxChunk   = 16 << 20
@@ -48,41 +42,28 @@ const (
 // allocating no more than q granted. Unlike io.ReadAll or bytes.Buffer,
 // which double their buffer and copy (holding up to three times the data
 // at once, past any limit), ReadAll fills fixed chunks and joins them at
-// the end. If hint is the exact size (a file's, a gzip trailer's), the
-// data is read into a single buffer of that size and not copied. On error
-// ReadAll gives back to q all it took.
+// the end (that copy is not taken from q: it is made only on success, and
+// the chunks are garbage after it). If hint is the exact size (a file's, a
+// Content-Length, a gzip trailer's), the data is read into a single buffer
+// of that size and not copied.
 func ReadAll(r io.Reader, hint int64, q Quota) ([]byte, error) {
 	var (
 		chunks [][]byte
 		total  int64
-		taken  int64
 		next   [1]byte // a byte read past a full chunk to look for the end
 		carry  bool    // next holds a byte to store
 	)
-	fail := func(err error) ([]byte, error) {
-		q.Give(taken)
-		return nil, err
-	}
 	size := int64(firstChunk)
 	if hint > 0 {
 		size = hint
 	}
 	for {
 		n := q.Take(size)
-		taken += n
 		if n == 0 {
-			if carry {
-				return fail(ErrTooLarge)
+			if err := atEnd(r, carry); err != nil {
+				return nil, err
 			}
-			// Nothing granted: the input must end here.
-			switch k, err := fill(r, next[:]); {
-			case k > 0:
-				return fail(ErrTooLarge)
-			case err == io.EOF:
-				return join(chunks, total), nil
-			default:
-				return fail(err)
-			}
+			break
 		}
 		buf := make([]byte, n)
 		off := 0
@@ -93,13 +74,10 @@ func ReadAll(r io.Reader, hint int64, q Quota) ([]byte, error) {
 		m += off
 		total += int64(m)
 		if err == io.EOF {
-			q.Give(n - int64(m))
-			taken -= n - int64(m)
 			chunks = append(chunks, buf[:m])
 			break
-		}
-		if err != nil {
-			return fail(err)
+		} else if err != nil {
+			return nil, err
 		}
 		chunks = append(chunks, buf)
 		// The chunk is full: read one byte more to see whether the input
@@ -108,12 +86,29 @@ func ReadAll(r io.Reader, hint int64, q Quota) ([]byte, error) {
 		if k, err := fill(r, next[:]); k == 0 && err == io.EOF {
 			break
 		} else if k == 0 {
-			return fail(err)
+			return nil, err
 		}
 		carry = true
 		size = min(max(total, firstChunk), maxChunk)
 	}
 	return join(chunks, total), nil
+}
+
+// atEnd returns nil if r, whose quota is spent, has no more data: none
+// held back (carry) and none left to read; else ErrTooLarge, or r's error.
+func atEnd(r io.Reader, carry bool) error {
+	if carry {
+		return ErrTooLarge
+	}
+	var b [1]byte
+	switch k, err := fill(r, b[:]); {
+	case k > 0:
+		return ErrTooLarge
+	case err == io.EOF:
+		return nil
+	default:
+		return err
+	}
 }
 
 // fill reads into buf until it is full (err nil) or r fails: io.EOF
