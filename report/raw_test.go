@@ -28,7 +28,7 @@ func everyField() *profile.Profile {
 		DefaultSampleType: "alloc_space",
 		PeriodType:        &profile.ValueType{Type: "space", Unit: "bytes"}, Period: 524288,
 		TimeNanos: 1_700_000_000_123_456_789, DurationNanos: 12_345_678_901,
-		Mapping: []*profile.Mapping{m, {ID: 2, Start: 0x7f00, Limit: 0x7fff}},
+		Mapping:  []*profile.Mapping{m, {ID: 2, Start: 0x7f00, Limit: 0x7fff}},
 		Function: []*profile.Function{f1, f2},
 		Location: []*profile.Location{l1, l2, l3},
 		Sample: []*profile.Sample{

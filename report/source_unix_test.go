@@ -77,4 +77,3 @@ func TestListRefusesHostileSources(t *testing.T) {
 		}
 	}
 }
-
