@@ -85,16 +85,31 @@ func recoverAs(err *error, format string) {
 func explain(data []byte, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "parsing profile: ")
 	if msg != "unrecognized profile format" {
-		return errors.New(oneLine(clarify(msg)))
+		return withCause(oneLine(clarify(msg)), err)
 	}
 	if looksLikeText(data) {
 		return fmt.Errorf("not a profile: unrecognized text format starting %q", firstLine(data, 48))
 	}
 	if _, perr := profile.ParseUncompressed(data); perr != nil {
-		return fmt.Errorf("not a profile: not a valid profile.proto (%s) nor a legacy format", oneLine(clarify(perr.Error())))
+		return withCause(fmt.Sprintf("not a profile: not a valid profile.proto (%s) nor a legacy format", oneLine(clarify(perr.Error()))), perr)
 	}
-	return errors.New("not a profile: unrecognized format")
+	return withCause("not a profile: unrecognized format", err)
 }
+
+// withCause returns an error whose message is msg, a rewording of cause's
+// (shorter, on one line, or clearer), and which wraps cause, so that
+// errors.Is and errors.As still see it.
+func withCause(msg string, cause error) error {
+	return &reworded{msg, cause}
+}
+
+type reworded struct {
+	msg   string
+	cause error
+}
+
+func (e *reworded) Error() string { return e.msg }
+func (e *reworded) Unwrap() error { return e.cause }
 
 // clarifications rewords the pprof decoder's terse messages.
 var clarifications = strings.NewReplacer(

@@ -53,9 +53,9 @@ func readSource(ctx context.Context, source string, opts Options) (data []byte, 
 	u, timeout, seconds, ok := SourceURL(source, opts.Seconds, opts.Timeout)
 	if !ok {
 		if errors.Is(statErr, os.ErrNotExist) {
-			return nil, "", fmt.Errorf("%s: no such file, and not a URL", source)
+			return nil, "", withCause(source+": no such file, and not a URL", statErr)
 		}
-		return nil, "", fmt.Errorf("%s: %v", source, unwrapPath(statErr))
+		return nil, "", fmt.Errorf("%s: %w", source, unwrapPath(statErr))
 	}
 	data, err = fetchURL(ctx, u, timeout, seconds, opts)
 	return data, u, err
@@ -148,7 +148,7 @@ func fetchError(ctx context.Context, u string, timeout time.Duration, err error)
 	if cause := context.Cause(ctx); cause == errTimeout {
 		return fmt.Errorf("%s: timed out after %v (raise it with -timeout)", u, timeout)
 	} else if cause != nil {
-		return fmt.Errorf("%s: %v", u, cause)
+		return fmt.Errorf("%s: %w", u, cause)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

@@ -203,9 +203,15 @@ func loadAll(ctx context.Context, sources []string, binary string, opts Options)
 // loadOne reads and parses one source and prepares its mappings for
 // symbolization as pprof's driver does.
 func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Profile, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", src, err)
+	}
 	data, u, err := readSource(ctx, src, opts)
 	if err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil { // reading a file or stdin does not watch ctx
+		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	p, err := ParseData(src, data, opts)
 	if err != nil {
