@@ -47,7 +47,7 @@ func encode(t testing.TB, p *profile.Profile) []byte {
 
 func TestBadInput(t *testing.T) {
 	gz := ownProfile(t, "heap", 0)
-	raw, err := decompress(gz, DefaultMaxBytes)
+	raw, err := decompress(gz, NewBudget(DefaultMaxBytes))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,7 +82,7 @@ func BenchmarkDecompress(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decompress(data, DefaultMaxBytes); err != nil {
+		if _, err := decompress(data, NewBudget(DefaultMaxBytes)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -98,7 +98,7 @@ func BenchmarkEstimateCost(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	raw, err := decompress(data, DefaultMaxBytes)
+	raw, err := decompress(data, NewBudget(DefaultMaxBytes))
 	if err != nil {
 		b.Fatal(err)
 	}

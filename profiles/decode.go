@@ -17,42 +17,25 @@ import (
 // on its own: readCapped reads the input once, decompress inflates gzip
 // within the size limit, and decode turns uncompressed bytes into a profile.
 
-// readCapped reads all of r, refusing more than max bytes.
-func readCapped(name string, r io.Reader, max int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: %w", name, tooLarge("is", max))
-	}
-	return data, nil
-}
-
 // ErrTooLarge is wrapped by the error returned for a source larger than
 // Options.MaxBytes, before or after decompression.
 var ErrTooLarge = errors.New("profile too large")
 
-// tooLarge says that a source is, or inflates to, more than max bytes.
-func tooLarge(is string, max int64) error {
-	return fmt.Errorf("%w: %s more than %s (the limit; raise it with -max_bytes)", ErrTooLarge, is, formatBytes(max))
-}
-
 // decompress returns data inflated if it is gzipped, else data itself. The
-// inflated size is capped at max: a gzip bomb is an error, not an
-// out-of-memory kill.
-func decompress(data []byte, max int64) ([]byte, error) {
+// inflated bytes are taken from b: a gzip bomb is an error after at most
+// b's bytes of inflation, not an out-of-memory kill.
+func decompress(data []byte, b *Budget) ([]byte, error) {
 	if !pprofproto.IsGzip(data) {
 		return data, nil
 	}
-	out, err := pprofproto.Gunzip(data, max)
+	out, err := pprofproto.GunzipWithin(data, b)
 	switch {
 	case errors.Is(err, pprofproto.ErrTooLarge):
-		return nil, tooLarge("inflates to", max)
+		return nil, b.tooLarge("inflates to")
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return nil, errors.New("truncated gzip data")
+		return nil, fmt.Errorf("truncated gzip data: %w", err)
 	case err != nil:
-		return nil, fmt.Errorf("corrupt gzip data: %v", err)
+		return nil, fmt.Errorf("corrupt gzip data: %w", err)
 	case pprofproto.IsGzip(out):
 		return nil, errors.New("gzip data inside gzip data; decompress it once first")
 	}
@@ -102,16 +85,31 @@ func recoverAs(err *error, format string) {
 func explain(data []byte, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "parsing profile: ")
 	if msg != "unrecognized profile format" {
-		return errors.New(oneLine(clarify(msg)))
+		return withCause(oneLine(clarify(msg)), err)
 	}
 	if looksLikeText(data) {
 		return fmt.Errorf("not a profile: unrecognized text format starting %q", firstLine(data, 48))
 	}
 	if _, perr := profile.ParseUncompressed(data); perr != nil {
-		return fmt.Errorf("not a profile: not a valid profile.proto (%s) nor a legacy format", oneLine(clarify(perr.Error())))
+		return withCause(fmt.Sprintf("not a profile: not a valid profile.proto (%s) nor a legacy format", oneLine(clarify(perr.Error()))), perr)
 	}
-	return errors.New("not a profile: unrecognized format")
+	return withCause("not a profile: unrecognized format", err)
 }
+
+// withCause returns an error whose message is msg, a rewording of cause's
+// (shorter, on one line, or clearer), and which wraps cause, so that
+// errors.Is and errors.As still see it.
+func withCause(msg string, cause error) error {
+	return &reworded{msg, cause}
+}
+
+type reworded struct {
+	msg   string
+	cause error
+}
+
+func (e *reworded) Error() string { return e.msg }
+func (e *reworded) Unwrap() error { return e.cause }
 
 // clarifications rewords the pprof decoder's terse messages.
 var clarifications = strings.NewReplacer(

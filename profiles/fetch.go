@@ -12,8 +12,6 @@ import (
 	"os"
 	"strconv"
 	"time"
-
-	"github.com/perflab/perflab/internal/term"
 )
 
 // CPUProfilePath is the path a bare host:port source refers to, as in
@@ -44,48 +42,23 @@ func ReadSource(ctx context.Context, source string, opts Options) ([]byte, error
 // from: "" for standard input and files.
 func readSource(ctx context.Context, source string, opts Options) (data []byte, u string, err error) {
 	if source == "-" {
-		data, err = readCapped("standard input", os.Stdin, opts.maxBytes())
+		data, err = opts.readStdin()
 		return data, "", err
 	}
 	info, statErr := os.Stat(source)
 	if statErr == nil {
-		data, err = readFile(source, info, opts.maxBytes())
+		data, err = readFile(source, info, opts)
 		return data, "", err
 	}
 	u, timeout, seconds, ok := SourceURL(source, opts.Seconds, opts.Timeout)
 	if !ok {
 		if errors.Is(statErr, os.ErrNotExist) {
-			return nil, "", fmt.Errorf("%s: no such file, and not a URL", source)
+			return nil, "", withCause(source+": no such file, and not a URL", statErr)
 		}
-		return nil, "", fmt.Errorf("%s: %v", source, unwrapPath(statErr))
+		return nil, "", fmt.Errorf("%s: %w", source, unwrapPath(statErr))
 	}
 	data, err = fetchURL(ctx, u, timeout, seconds, opts)
 	return data, u, err
-}
-
-func readFile(name string, info os.FileInfo, max int64) ([]byte, error) {
-	if info.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory, not a profile", name)
-	}
-	if info.Mode().IsRegular() && info.Size() > max {
-		return nil, fmt.Errorf("%s: %w", name, tooLarge("is", max))
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, unwrapPath(err))
-	}
-	defer f.Close()
-	if info.Mode().IsRegular() {
-		// One read into a buffer of the file's size: io.ReadAll would grow
-		// its buffer a dozen times on a large profile.
-		data := make([]byte, info.Size())
-		n, err := io.ReadFull(f, data)
-		if err != nil && err != io.ErrUnexpectedEOF { // a file that shrank is read as it now is
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		return data[:n], nil
-	}
-	return readCapped(name, f, max)
 }
 
 // unwrapPath drops the operation and path an *os.PathError repeats.
@@ -131,7 +104,7 @@ func SourceURL(source string, seconds int, timeout time.Duration) (u string, t t
 	return pu.String(), timeout, seconds, true
 }
 
-// fetchURL GETs a profile, showing a countdown on opts.Status while the
+// fetchURL GETs a profile, telling opts.Progress how it goes while the
 // server collects it. Every error names the URL.
 func fetchURL(ctx context.Context, u string, timeout time.Duration, seconds int, opts Options) ([]byte, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
@@ -148,7 +121,7 @@ func fetchURL(ctx context.Context, u string, timeout time.Duration, seconds int,
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", u, err)
 	}
-	stop := showCountdown(opts.Status, u, seconds)
+	stop := startProgress(opts.Progress, u, seconds)
 	defer stop()
 	resp, err := client.Do(req)
 	if err != nil {
@@ -158,7 +131,7 @@ func fetchURL(ctx context.Context, u string, timeout time.Duration, seconds int,
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("%s: server returned %s%s", u, resp.Status, serverMessage(resp.Body))
 	}
-	data, err := readCapped(u, resp.Body, opts.maxBytes())
+	data, err := readBudget(u, resp.Body, resp.ContentLength, opts.budget())
 	if err != nil && ctx.Err() != nil {
 		return nil, fetchError(ctx, u, timeout, ctx.Err())
 	}
@@ -175,7 +148,7 @@ func fetchError(ctx context.Context, u string, timeout time.Duration, err error)
 	if cause := context.Cause(ctx); cause == errTimeout {
 		return fmt.Errorf("%s: timed out after %v (raise it with -timeout)", u, timeout)
 	} else if cause != nil {
-		return fmt.Errorf("%s: %v", u, cause)
+		return fmt.Errorf("%s: %w", u, cause)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -196,47 +169,4 @@ func serverMessage(body io.Reader) string {
 		return ""
 	}
 	return ": " + msg
-}
-
-// showCountdown draws, on w if it is a terminal, how long the server has
-// left to collect the profile, until the returned stop is called.
-func showCountdown(w io.Writer, u string, seconds int) (stop func()) {
-	if w == nil {
-		return func() {}
-	}
-	line := term.NewLine(w)
-	if !line.Enabled() {
-		return func() {}
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	start := time.Now()
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for {
-			line.Printf("%s", countdownText(u, seconds, time.Since(start)))
-			select {
-			case <-done:
-				line.Clear()
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
-}
-
-// countdownText is the status line shown elapsed into a fetch.
-func countdownText(u string, seconds int, elapsed time.Duration) string {
-	el := int(elapsed / time.Second)
-	switch {
-	case seconds <= 0:
-		return fmt.Sprintf("Fetching %s ... %ds", u, el)
-	case el < seconds:
-		return fmt.Sprintf("Fetching %s: collecting, %ds left", u, seconds-el)
-	default:
-		return fmt.Sprintf("Fetching %s: collected, waiting for the server", u)
-	}
 }

@@ -45,7 +45,7 @@ func TestWriteFuzzSeeds(t *testing.T) {
 	go func() { time.Sleep(time.Millisecond); ch <- 1 }()
 	<-ch
 	gz := ownProfile(t, "goroutine", 0)
-	raw, err := decompress(gz, DefaultMaxBytes)
+	raw, err := decompress(gz, NewBudget(DefaultMaxBytes))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,13 +19,24 @@ type Options struct {
 	Seconds int
 	// Timeout bounds each fetch; 0 means 1.5 x Seconds + 5 s, else 60 s.
 	Timeout time.Duration
-	// MaxBytes caps the size of one source, both as read and after
-	// decompression; a source that would take more than 4 x MaxBytes of
-	// memory to decode is refused too. 0 means DefaultMaxBytes.
+	// MaxBytes caps the bytes the sources of one Load take in memory
+	// together, as read and after decompression (see Budget); a source
+	// that would take more than 4 x MaxBytes of memory to decode is
+	// refused too. 0 means DefaultMaxBytes.
 	MaxBytes int64
-	// Status, if not nil, receives progress such as a CPU profile's
-	// countdown. It is drawn only when Status is a terminal.
-	Status io.Writer
+	// Budget, if not nil, is what reading takes memory from, instead of a
+	// new Budget of MaxBytes for each call of Load, ReadSource, Parse or
+	// ParseData: share one to hold several calls to one limit, as
+	// "perflab fetch" does between ReadSource and ParseData.
+	Budget *Budget
+	// Stdin is what the source "-" reads; nil means there is none, and
+	// "-" is an error.
+	Stdin io.Reader
+	// Progress, if not nil, is told how a fetch from a URL goes (see
+	// FetchProgress), so that a command can show a countdown while the
+	// server collects a CPU profile. Sources load concurrently: it may be
+	// called from several goroutines at once.
+	Progress func(FetchProgress)
 
 	// Base lists profiles whose values are subtracted from the sources',
 	// as pprof's -base and -diff_base do.
@@ -85,6 +96,7 @@ func Load(ctx context.Context, sources []string, opts Options) (p *profile.Profi
 	if len(sources) == 0 {
 		return nil, errors.New("no profile given")
 	}
+	opts.Budget = opts.budget() // one for all sources
 	binary := ""
 	if isExecutable(sources[0]) {
 		if len(sources) == 1 {
@@ -191,9 +203,15 @@ func loadAll(ctx context.Context, sources []string, binary string, opts Options)
 // loadOne reads and parses one source and prepares its mappings for
 // symbolization as pprof's driver does.
 func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Profile, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", src, err)
+	}
 	data, u, err := readSource(ctx, src, opts)
 	if err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil { // reading a file or stdin does not watch ctx
+		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	p, err := ParseData(src, data, opts)
 	if err != nil {
@@ -225,9 +243,11 @@ func ensureMapping(p *profile.Profile) {
 
 // Parse decodes one profile read from r; name identifies it in errors.
 // The input may be profile.proto, gzipped or not, or one of the legacy
-// text formats. It is read into memory once, at most opts.MaxBytes.
+// text formats. It is read into memory once, and with its decompression
+// takes at most opts.MaxBytes (or what opts.Budget has left).
 func Parse(name string, r io.Reader, opts Options) (*profile.Profile, error) {
-	data, err := readCapped(name, r, opts.maxBytes())
+	opts.Budget = opts.budget()
+	data, err := readBudget(name, r, -1, opts.Budget)
 	if err != nil {
 		return nil, err
 	}
@@ -235,9 +255,12 @@ func Parse(name string, r io.Reader, opts Options) (*profile.Profile, error) {
 }
 
 // ParseData decodes one profile held in data; name identifies it in
-// errors. Gzipped data is decompressed, at most opts.MaxBytes.
+// errors. Gzipped data is decompressed, taking at most opts.MaxBytes (or
+// what opts.Budget has left).
 func ParseData(name string, data []byte, opts Options) (*profile.Profile, error) {
-	raw, err := decompress(data, opts.maxBytes())
+	b := opts.budget()
+	b.join(name)
+	raw, err := decompress(data, b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -22,7 +22,7 @@ func Merge(ps []*profile.Profile) (*profile.Profile, error) {
 		return nil, errors.New("no profiles to merge")
 	}
 	if err := profile.CompatibilizeSampleTypes(ps); err != nil {
-		return nil, fmt.Errorf("incompatible profiles, sample types %s: %v", describeTypes(ps), err)
+		return nil, fmt.Errorf("incompatible profiles, sample types %s: %w", describeTypes(ps), err)
 	}
 	if err := scaleProfiles(ps); err != nil {
 		return nil, err

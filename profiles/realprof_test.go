@@ -271,7 +271,7 @@ func gunzipFile(t *testing.T, from, to string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := decompress(data, DefaultMaxBytes)
+	raw, err := decompress(data, NewBudget(DefaultMaxBytes))
 	if err != nil {
 		t.Fatal(err)
 	}

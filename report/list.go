@@ -1,11 +1,9 @@
 package report
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 )
 
@@ -43,7 +41,7 @@ func (r *run) list(w io.Writer) error {
 			return fmt.Errorf("could not stat current dir: %v", err)
 		}
 	}
-	src := &sourceReader{search: search, trim: r.o.TrimPath, files: map[string][]string{}, errs: map[string]error{}}
+	src := newSourceReader(search, r.o.TrimPath)
 	fmt.Fprintf(w, "Total: %s\n", r.format(r.total))
 	for _, name := range funcs {
 		byFile := map[string][]int32{}
@@ -97,14 +95,14 @@ func (r *run) listFile(w io.Writer, ix *index, st *stats, src *sourceReader, nam
 	start = max(start, 1)
 	fmt.Fprintf(w, "ROUTINE ======================== %s in %s\n", name, file)
 	fmt.Fprintf(w, "%10s %10s (flat, cum) %s of Total\n", r.format(flatSum), r.format(cumSum), percentage(cumSum, r.total))
-	lines, err := src.lines(file)
+	f, err := src.file(file)
 	if err != nil {
 		fmt.Fprintf(w, " Error: %v\n", err)
 		return
 	}
-	for ln := start; ln <= end && ln < len(lines); ln++ {
-		fmt.Fprintf(w, "%10s %10s %6d:%s\n", r.valueOrDot(flat[ln]), r.valueOrDot(cum[ln]), ln, lines[ln])
-	}
+	f.lines(start, end, func(ln int, text string) {
+		fmt.Fprintf(w, "%10s %10s %6d:%s\n", r.valueOrDot(flat[ln]), r.valueOrDot(cum[ln]), ln, text)
+	})
 }
 
 func (r *run) valueOrDot(v int64) string {
@@ -112,51 +110,4 @@ func (r *run) valueOrDot(v int64) string {
 		return "."
 	}
 	return r.format(v)
-}
-
-// A sourceReader finds and caches source files.
-type sourceReader struct {
-	search, trim string
-	files        map[string][]string // lines, 1-based (element 0 unused)
-	errs         map[string]error
-}
-
-func (s *sourceReader) lines(path string) ([]string, error) {
-	if l, ok := s.files[path]; ok {
-		return l, s.errs[path]
-	}
-	lines := []string{""}
-	f, err := openSource(path, s.search, s.trim)
-	if err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			lines = append(lines, sc.Text())
-		}
-		f.Close()
-	}
-	s.files[path], s.errs[path] = lines, err
-	return lines, err
-}
-
-// openSource opens a profile's source file name: absolute names as they
-// are (after -trim_path), relative ones under each -source_path entry and
-// its parents.
-func openSource(path, search, trim string) (*os.File, error) {
-	path = trimPath(path, trim, search)
-	if filepath.IsAbs(path) {
-		return os.Open(path)
-	}
-	for _, dir := range filepath.SplitList(search) {
-		for {
-			if f, err := os.Open(filepath.Join(dir, path)); err == nil {
-				return f, nil
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
-		}
-	}
-	return nil, fmt.Errorf("could not find file %s on path %s", path, search)
 }

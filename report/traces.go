@@ -132,16 +132,15 @@ func (r *run) tags(w io.Writer) error {
 	return tw.Flush()
 }
 
-// raw writes the profile's own text form after filtering; -noinlines
-// folds inlined frames into their callers first.
+// raw writes the profile's own text form (profile.Profile.String) after
+// filtering; -noinlines folds inlined frames into their callers first.
 func (r *run) raw(w io.Writer) error {
 	if r.o.NoInlines {
 		if err := r.p.Aggregate(false, true, true, true, false, true); err != nil {
 			return err
 		}
 	}
-	_, err := io.WriteString(w, r.p.String())
-	return err
+	return writeRaw(w, r.p)
 }
 
 // writePadded writes s right-aligned in width columns, as %*s does.

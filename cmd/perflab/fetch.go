@@ -44,7 +44,7 @@ func runFetch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	out := fs.String("o", "", "")
 	seconds := fs.Int("seconds", 0, "")
 	timeout := fs.Duration("timeout", 0, "")
-	opts := profiles.Options{MaxBytes: profiles.DefaultMaxBytes, Status: stderr}
+	opts := profiles.Options{MaxBytes: profiles.DefaultMaxBytes, Stdin: stdin, Progress: countdown(stderr)}
 	fs.Var((*profiles.Size)(&opts.MaxBytes), "max_bytes", "")
 	if err := parseFlags(fetchCmd, fs, stdout, args); err != nil {
 		return err
@@ -60,6 +60,7 @@ func runFetch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 		return usageErrorf("-timeout %v: must not be negative", *timeout)
 	}
 	opts.Seconds, opts.Timeout = *seconds, *timeout
+	opts.Budget = profiles.NewBudget(opts.MaxBytes) // the bytes as served and inflated, together
 	src := fs.Arg(0)
 	data, err := profiles.ReadSource(ctx, src, opts)
 	if err != nil {

@@ -101,15 +101,15 @@ Examples:
 func reportCommand(name string, k rpt.Kind, summary, usage string) *command {
 	c := &command{name: name, summary: summary, usage: usage}
 	c.run = func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-		return runReport(ctx, c, k, stdout, stderr, args)
+		return runReport(ctx, c, k, stdin, stdout, stderr, args)
 	}
 	return c
 }
 
 // runReport parses a report command's flags, loads its sources and writes
 // the rpt.
-func runReport(ctx context.Context, c *command, k rpt.Kind, stdout, stderr io.Writer, args []string) error {
-	p, o, rf, err := loadReportArgs(ctx, c, k, stdout, stderr, args)
+func runReport(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+	p, o, rf, err := loadReportArgs(ctx, c, k, stdin, stdout, stderr, args)
 	if err != nil {
 		return err
 	}
@@ -124,8 +124,9 @@ func runReport(ctx context.Context, c *command, k rpt.Kind, stdout, stderr io.Wr
 }
 
 // loadReportArgs parses the flags and arguments of a report of kind k (list
-// and peek take a REGEX before the sources) and loads the profile.
-func loadReportArgs(ctx context.Context, c *command, k rpt.Kind, stdout, stderr io.Writer, args []string) (*profile.Profile, rpt.Options, *reportFlags, error) {
+// and peek take a REGEX before the sources) and loads the profile; the
+// source "-" reads stdin.
+func loadReportArgs(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader, stdout, stderr io.Writer, args []string) (*profile.Profile, rpt.Options, *reportFlags, error) {
 	fs := newFlagSet(c)
 	rf := addReportFlags(fs, k)
 	if err := parseFlags(c, fs, stdout, args); err != nil {
@@ -145,7 +146,7 @@ func loadReportArgs(ctx context.Context, c *command, k rpt.Kind, stdout, stderr 
 	if err != nil {
 		return nil, rpt.Options{}, nil, usageErrorf("%v", err)
 	}
-	p, err := loadForReport(ctx, rest, rf, stderr)
+	p, err := loadForReport(ctx, rest, rf, stdin, stderr)
 	return p, o, rf, err
 }
 
@@ -259,10 +260,11 @@ func (rf *reportFlags) options(stderr io.Writer) (rpt.Options, error) {
 }
 
 // loadForReport loads the sources, applying -base or -diff_base (and
-// -normalize) as pprof does.
-func loadForReport(ctx context.Context, sources []string, rf *reportFlags, stderr io.Writer) (*profile.Profile, error) {
+// -normalize) as pprof does. The source "-" reads stdin; a countdown shows
+// on stderr, if it is a terminal, while a server collects a profile.
+func loadForReport(ctx context.Context, sources []string, rf *reportFlags, stdin io.Reader, stderr io.Writer) (*profile.Profile, error) {
 	opts := profiles.Options{Seconds: rf.seconds, Timeout: rf.timeout, MaxBytes: rf.maxBytes,
-		Status: stderr, Base: rf.base, Normalize: rf.normalize}
+		Stdin: stdin, Progress: countdown(stderr), Base: rf.base, Normalize: rf.normalize}
 	if len(rf.diffBase) > 0 {
 		opts.Base, opts.DiffBase = rf.diffBase, true
 	}

@@ -36,7 +36,7 @@ func newShellCommand(c *command) *command {
 
 // runShell loads the profile and runs the shell on commands read from stdin.
 func runShell(ctx context.Context, c *command, stdout, stderr io.Writer, stdin io.Reader, args []string) error {
-	p, o, _, err := loadReportArgs(ctx, c, rpt.Tags, stdout, stderr, args)
+	p, o, _, err := loadReportArgs(ctx, c, rpt.Tags, stdin, stdout, stderr, args)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,10 @@
 // protos — is handed to profile.ParseData, so errors and the legacy formats
 // behave exactly as in pprof.
 //
-// Gunzip decompresses a gzipped profile with a cap on the decompressed
-// size, reading it into one buffer sized from the gzip trailer.
+// Gunzip and GunzipWithin decompress a gzipped profile with a cap on the
+// decompressed size, reading it into one buffer sized from the gzip
+// trailer. ReadAll, under them, reads any input within a Quota that
+// several readers may share, growing its buffer by chunks rather than by
+// doubling, so that input beyond the Quota is refused after allocating no
+// more than the Quota.
 package pprofproto

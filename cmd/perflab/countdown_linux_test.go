@@ -1,7 +1,9 @@
-package profiles
+package main
 
 import (
 	"context"
+	"io"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,13 +11,16 @@ import (
 	"github.com/perflab/perflab/internal/term/termtest"
 )
 
-// TestCountdownOnTerminal fetches a 2-second CPU profile with a terminal
-// as Options.Status and checks the countdown drawn there.
+// TestCountdownOnTerminal runs "perflab fetch -seconds 2" against a real
+// net/http/pprof server with a terminal as stderr and checks the countdown
+// drawn there, and that the line is cleared when the fetch ends.
 func TestCountdownOnTerminal(t *testing.T) {
 	t.Setenv("CI", "")
 	pty := termtest.Open(t)
-	srv, _ := pprofServer(t)
-	if _, err := Load(context.Background(), []string{srv.URL}, Options{Seconds: 2, Status: pty.TTY}); err != nil {
+	srv, _, _ := fetchServer(t)
+	out := filepath.Join(t.TempDir(), "cpu.pb.gz")
+	args := []string{"fetch", "-seconds", "2", "-o", out, srv.URL}
+	if err := run(context.Background(), nil, io.Discard, pty.TTY, args); err != nil {
 		t.Fatal(err)
 	}
 	s := pty.Screen(t)
@@ -28,7 +33,7 @@ func TestCountdownOnTerminal(t *testing.T) {
 			t.Errorf("the terminal shows %q; want it to contain %q", s, want)
 		}
 	}
-	if !regexp.MustCompile(`\r {20,}\r$`).MatchString(s) {
+	if !regexp.MustCompile(`\r {20,}\r(Saved the profile.*\n)?$`).MatchString(s) {
 		t.Errorf("the terminal shows %q; want the line cleared when the fetch ends", s)
 	}
 }

@@ -1,0 +1,79 @@
+//go:build unix
+
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/pprof/profile"
+)
+
+// inFile returns a CPU profile of one function, main.main, in file.
+func inFile(file string) *profile.Profile {
+	fn := &profile.Function{ID: 1, Name: "main.main", SystemName: "main.main", Filename: file, StartLine: 1}
+	loc := &profile.Location{ID: 1, Address: 0x1000, Line: []profile.Line{{Function: fn, Line: 3}}}
+	return &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+		Function:   []*profile.Function{fn},
+		Location:   []*profile.Location{loc},
+		Sample:     []*profile.Sample{{Location: []*profile.Location{loc}, Value: []int64{1, 10_000_000}}},
+	}
+}
+
+// listWithin runs list on p, failing the test if it takes more than 10 s.
+func listWithin(t *testing.T, p *profile.Profile) string {
+	t.Helper()
+	var out bytes.Buffer
+	done := make(chan error, 1)
+	o := DefaultOptions()
+	o.Symbol = "main.main"
+	go func() { done <- Generate(&out, p, List, o) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("list still reading its source after 10 s")
+	}
+	return out.String()
+}
+
+// TestListRefusesHostileSources lists functions whose source file is a
+// FIFO (opening it used to block for ever), /dev/urandom (read until out
+// of memory), a file beyond MaxSourceBytes and a directory: each is one
+// " Error:" line, as pprof prints for a file it cannot open, and list goes
+// on.
+func TestListRefusesHostileSources(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.go")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	big := filepath.Join(dir, "big.go")
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, MaxSourceBytes+1); err != nil { // sparse: no disk taken
+		t.Fatal(err)
+	}
+	tests := []struct{ file, want string }{
+		{fifo, " Error: read " + fifo + ": not a regular file\n"},
+		{"/dev/urandom", " Error: read /dev/urandom: not a regular file\n"},
+		{big, " Error: read " + big + ": larger than 64 MiB, the limit for a source file\n"},
+		{dir, " Error: read " + dir + ": not a regular file\n"},
+	}
+	for _, tt := range tests {
+		got := listWithin(t, inFile(tt.file))
+		want := "ROUTINE ======================== main.main in " + tt.file + "\n"
+		if !strings.Contains(got, want) || !strings.HasSuffix(got, tt.want) {
+			t.Errorf("list of a function in %s:\n%s\nwant %q then %q", tt.file, got, want, tt.want)
+		}
+	}
+}
