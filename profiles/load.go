@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +27,13 @@ type Options struct {
 	// Status, if not nil, receives progress such as a CPU profile's
 	// countdown. It is drawn only when Status is a terminal.
 	Status io.Writer
+	// Token, if not empty, is sent to URL sources and their symbol
+	// servers as "Authorization: Bearer <Token>", unless Header has an
+	// Authorization of its own. It never appears in errors.
+	Token string
+	// Header holds request headers sent to URL sources and their symbol
+	// servers. Neither they nor Token follow a redirect to another host.
+	Header http.Header
 
 	// Base lists profiles whose values are subtracted from the sources',
 	// as pprof's -base and -diff_base do.

@@ -77,7 +77,7 @@ func checkDir(dir string) error {
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("directory %s does not exist: %w", dir, fs.ErrNotExist)
+		return missingDirError(dir)
 	case err != nil:
 		return fmt.Errorf("cannot write to %s: %w", dir, Unwrap(err))
 	case !fi.IsDir():
@@ -85,6 +85,13 @@ func checkDir(dir string) error {
 	}
 	return nil
 }
+
+// A missingDirError names a directory that does not exist; it wraps
+// fs.ErrNotExist.
+type missingDirError string
+
+func (e missingDirError) Error() string { return "directory " + string(e) + " does not exist" }
+func (e missingDirError) Unwrap() error { return fs.ErrNotExist }
 
 // createTemp creates a new file in dir named after base. Its mode is that
 // of old, the file it replaces, or else 0666 less the umask: the kernel
