@@ -205,7 +205,7 @@ func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Pr
 	}
 	p, err := ParseData(src, data, opts)
 	if err != nil {
-		return nil, err
+		return nil, opts.redact(err) // a response may repeat the token
 	}
 	ensureMapping(p)
 	if binary != "" {

@@ -132,3 +132,21 @@ func TestRedirectDropsToken(t *testing.T) {
 		t.Errorf("after redirects the servers got %q; want %q", got, want)
 	}
 }
+
+// TestTokenRedactedInBody checks that a 200 response repeating the token
+// in a body that is not a profile does not put it in the error either.
+func TestTokenRedactedInBody(t *testing.T) {
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, r.Header.Get("Authorization")+"\n")
+	}))
+	defer echo.Close()
+	opts := Options{Token: testToken}
+	_, err := Load(context.Background(), []string{echo.URL + "/x"}, opts)
+	if err == nil || strings.Contains(err.Error(), testToken) {
+		t.Errorf("Load: %v; want an error without the token", err)
+	}
+	_, err = Fetch(context.Background(), echo.URL+"/x", io.Discard, false, opts)
+	if err == nil || strings.Contains(err.Error(), testToken) {
+		t.Errorf("Fetch: %v; want an error without the token", err)
+	}
+}
