@@ -101,7 +101,7 @@ func (s *Session) begin(k Kind) {
 			return
 		}
 	}
-	pf, err := atomicfile.Create(name)
+	pf, err := atomicfile.CreateAll(name)
 	if err != nil {
 		s.fail(&s.startErr, fmt.Errorf("%s profile: %w", k, err))
 		return

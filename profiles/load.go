@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -37,6 +38,13 @@ type Options struct {
 	// server collects a CPU profile. Sources load concurrently: it may be
 	// called from several goroutines at once.
 	Progress func(FetchProgress)
+	// Token, if not empty, is sent to URL sources and their symbol
+	// servers as "Authorization: Bearer <Token>", unless Header has an
+	// Authorization of its own. It never appears in errors.
+	Token string
+	// Header holds request headers sent to URL sources and their symbol
+	// servers. Neither they nor Token follow a redirect to another host.
+	Header http.Header
 
 	// Base lists profiles whose values are subtracted from the sources',
 	// as pprof's -base and -diff_base do.
@@ -215,7 +223,7 @@ func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Pr
 	}
 	p, err := ParseData(src, data, opts)
 	if err != nil {
-		return nil, err
+		return nil, opts.redact(err) // a response may repeat the token
 	}
 	ensureMapping(p)
 	if binary != "" {

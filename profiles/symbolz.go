@@ -136,20 +136,26 @@ func symbolizeFrom(ctx context.Context, symURL string, m *profile.Mapping, p *pr
 // postSymbols sends a symbol service the addresses in query, joined by
 // "+", and returns its answer.
 func postSymbols(ctx context.Context, symURL, query string, opts Options) ([]byte, error) {
+	body, err := postSymbolsRaw(ctx, symURL, query, opts)
+	return body, opts.redact(err)
+}
+
+func postSymbolsRaw(ctx context.Context, symURL, query string, opts Options) ([]byte, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, defaultTimeout, errTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, symURL, strings.NewReader(query))
+	name := redactURL(symURL)
+	client, req, err := newRequest(ctx, http.MethodPost, symURL, strings.NewReader(query), opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", symURL, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	req.Header.Set("Content-Type", "application/octet-stream")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fetchError(ctx, symURL, defaultTimeout, err)
+		return nil, fetchError(ctx, name, defaultTimeout, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: symbolizing: server returned %s%s", symURL, resp.Status, serverMessage(resp.Body))
+		return nil, fmt.Errorf("%s: symbolizing: server returned %s%s", name, resp.Status, serverMessage(resp.Body))
 	}
-	return readCapped(symURL, resp.Body, opts.maxBytes())
+	return readCapped(name, resp.Body, opts.maxBytes())
 }

@@ -11,28 +11,31 @@ import (
 
 var fetchCmd = &command{
 	name:    "fetch",
-	summary: "fetch a profile from a URL and save it",
-	usage: `usage: perflab fetch [-seconds N] [-timeout D] [-max_bytes SIZE] -o FILE SOURCE
+	summary: "fetch a profile or trace from a URL and save it",
+	usage: `usage: perflab fetch [flags] -o FILE SOURCE
 
-Fetch downloads a profile and saves it to FILE byte for byte as the server
-sent it (usually gzipped profile.proto), after checking that it is a
-profile. SOURCE is a URL such as http://host:port/debug/pprof/heap, or a
-bare host:port meaning http://host:port/debug/pprof/profile (a CPU
-profile), as in go tool pprof. On a terminal, a countdown shows while the
-server collects a CPU profile. FILE "-" means standard output.
+Fetch downloads a profile or an execution trace and saves it to FILE byte
+for byte as the server sent it (usually gzipped profile.proto), after
+checking what it is: a profile is decoded, a trace is read to its last
+event while it streams to FILE. Anything else is refused unless -raw is
+given. SOURCE is a URL such as http://host:port/debug/pprof/heap, or a bare
+host:port meaning http://host:port/debug/pprof/profile (a CPU profile), as
+in go tool pprof. On a terminal, a countdown shows while the server
+collects a CPU profile or trace. FILE "-" means standard output; a device
+or pipe is written in place, a regular file replaced only once complete.
 
 Flags:
-  -o FILE           where to save the profile (required)
-  -seconds N        collect a CPU profile or trace for N seconds (adds ?seconds=N)
-  -timeout D        give up after D (default 1.5 x seconds + 5s, else 60s)
-  -max_bytes SIZE   refuse profiles larger than SIZE, also after
-                    decompression (default 1GiB)
-
+  -o FILE           where to save the profile (required; its directory
+                    must exist)
+  -raw              save any response as is, unchecked
+` + fetchFlagHelp + `
 Examples:
   perflab fetch -o cpu.pb.gz localhost:6060
   perflab fetch -seconds 5 -o cpu.pb.gz http://localhost:6060/debug/pprof/profile
+  perflab fetch -seconds 5 -o trace.out http://localhost:6060/debug/pprof/trace
   perflab fetch -o heap.pb.gz http://localhost:6060/debug/pprof/heap
-  perflab fetch -o goroutines.txt 'http://localhost:6060/debug/pprof/goroutine?debug=1'
+  PERFLAB_TOKEN=s3cret perflab fetch -o heap.pb.gz http://localhost:6060/debug/pprof/heap
+  perflab fetch -raw -o goroutines.txt 'http://localhost:6060/debug/pprof/goroutine?debug=2'
   perflab top cpu.pb.gz
 `,
 }
@@ -42,10 +45,8 @@ func init() { fetchCmd.run = runFetch } // runFetch refers to fetchCmd.
 func runFetch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(fetchCmd)
 	out := fs.String("o", "", "")
-	seconds := fs.Int("seconds", 0, "")
-	timeout := fs.Duration("timeout", 0, "")
-	opts := profiles.Options{MaxBytes: profiles.DefaultMaxBytes, Stdin: stdin, Progress: countdown(stderr)}
-	fs.Var((*profiles.Size)(&opts.MaxBytes), "max_bytes", "")
+	raw := fs.Bool("raw", false, "")
+	sf := addSourceFlags(fs, false)
 	if err := parseFlags(fetchCmd, fs, stdout, args); err != nil {
 		return err
 	}
@@ -54,38 +55,61 @@ func runFetch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 		return usageErrorf("-o FILE is required")
 	case fs.NArg() != 1:
 		return usageErrorf("want exactly one SOURCE, got %d", fs.NArg())
-	case *seconds < 0:
-		return usageErrorf("-seconds %d: must not be negative", *seconds)
-	case *timeout < 0:
-		return usageErrorf("-timeout %v: must not be negative", *timeout)
 	}
-	opts.Seconds, opts.Timeout = *seconds, *timeout
-	opts.Budget = profiles.NewBudget(opts.MaxBytes) // the bytes as served and inflated, together
+	opts, err := sf.options(stdin, stderr)
+	if err != nil {
+		return err
+	}
 	src := fs.Arg(0)
-	data, err := profiles.ReadSource(ctx, src, opts)
+	saved, err := fetchTo(ctx, *out, src, *raw, opts, stdout)
 	if err != nil {
 		return err
 	}
-	p, err := profiles.ParseData(src, data, opts)
-	if err != nil {
-		return err
+	switch saved.Kind {
+	case "profile":
+		fmt.Fprintf(stderr, "Saved the profile (%d samples, %d bytes) to %s\n", saved.Samples, saved.Bytes, *out)
+	case "trace":
+		fmt.Fprintf(stderr, "Saved the trace (%d events, %d bytes) to %s\n", saved.Events, saved.Bytes, *out)
+	default:
+		fmt.Fprintf(stderr, "Saved %d bytes as is to %s\n", saved.Bytes, *out)
 	}
-	if err := save(*out, data, stdout); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "Saved the profile (%d samples, %d bytes) to %s\n", len(p.Sample), len(data), *out)
 	return nil
 }
 
-// save writes data to the file name, or to stdout for "-". The file
-// appears complete or not at all.
-func save(name string, data []byte, stdout io.Writer) error {
+// fetchTo saves src to the file name, or to stdout for "-". The file is
+// opened first, so that an unwritable one is reported before a long fetch,
+// and appears complete or not at all (see atomicfile).
+func fetchTo(ctx context.Context, name, src string, raw bool, opts profiles.Options, stdout io.Writer) (profiles.Saved, error) {
 	if name == "-" {
-		_, err := stdout.Write(data)
-		return err
+		return profiles.Fetch(ctx, src, stdout, raw, opts)
 	}
-	return atomicfile.Write(name, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+	f, err := atomicfile.Create(name)
+	if err != nil {
+		return profiles.Saved{}, err
+	}
+	w := &recordingWriter{w: f}
+	saved, err := profiles.Fetch(ctx, src, w, raw, opts)
+	if w.err != nil {
+		err = fmt.Errorf("writing %s: %w", name, atomicfile.Unwrap(w.err))
+	}
+	if err != nil {
+		f.Abort()
+		return saved, err
+	}
+	return saved, f.Commit()
+}
+
+// A recordingWriter keeps the first error of its writer, to tell the
+// destination's failures from the source's.
+type recordingWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (r *recordingWriter) Write(p []byte) (int, error) {
+	n, err := r.w.Write(p)
+	if err != nil && r.err == nil {
+		r.err = err
+	}
+	return n, err
 }

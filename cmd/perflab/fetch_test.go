@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/pprof"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/collect"
 )
 
 // fetchServer starts a real server on 127.0.0.1 serving net/http/pprof and
@@ -108,14 +110,22 @@ func TestFetchCommandErrors(t *testing.T) {
 		{[]string{"fetch", "-o", out}, 2, "want exactly one SOURCE, got 0"},
 		{[]string{"fetch", "-o", out, "a", "b"}, 2, "want exactly one SOURCE, got 2"},
 		{[]string{"fetch", "-seconds", "x", "-o", out, srv.URL}, 2, `invalid value "x" for flag -seconds`},
-		{[]string{"fetch", "-seconds", "-3", "-o", out, srv.URL}, 2, "-seconds -3: must not be negative"},
+		{[]string{"fetch", "-seconds", "-3", "-o", out, srv.URL}, 2, "-seconds -3: out of range (0 to 31536000, a year)"},
 		{[]string{"fetch", "-max_bytes", "lots", "-o", out, srv.URL}, 2, `invalid size "lots"`},
 		{[]string{"fetch", "-o", out, srv.URL + "/debug/pprof/nosuch"}, 1,
 			"perflab: " + srv.URL + "/debug/pprof/nosuch: server returned 404 Not Found: Unknown profile\n"},
-		{[]string{"fetch", "-o", out, srv.URL + "/html"}, 1, "perflab: " + srv.URL + "/html: not a profile"},
+		{[]string{"fetch", "-o", out, srv.URL + "/html"}, 1, "perflab: " + srv.URL + "/html: the response is not a profile or a trace (content-type text/html; not a profile: unrecognized text format starting \"<html>hi</html>\"); use -raw to save it as is\n"},
 		{[]string{"fetch", "-max_bytes", "1KiB", "-o", out, srv.URL + "/debug/pprof/heap"}, 1, "more than 1 KiB (the limit"},
 		{[]string{"fetch", "-o", filepath.Join(plain, "out.pb.gz"), srv.URL + "/debug/pprof/heap"}, 1,
-			"perflab: cannot create directory " + plain + ": not a directory\n"},
+			"perflab: cannot write to " + plain + ": not a directory\n"},
+		{[]string{"fetch", "-o", filepath.Join(plain+"-missing", "out.pb.gz"), srv.URL + "/debug/pprof/heap"}, 1,
+			"perflab: directory " + plain + "-missing does not exist\n"},
+		{[]string{"fetch", "-seconds", "7000000000", "-o", out, srv.URL}, 2, "-seconds 7000000000: out of range (0 to 31536000, a year)"},
+		{[]string{"fetch", "-timeout", "-1s", "-o", out, srv.URL}, 2, "-timeout -1s: out of range"},
+		{[]string{"fetch", "-timeout", "9000h", "-o", out, srv.URL}, 2, "-timeout 9000h0m0s: out of range (0 to 8760h0m0s, a year)"},
+		{[]string{"top", "-seconds", "7000000000", srv.URL}, 2, "-seconds 7000000000: out of range"},
+		{[]string{"top", "-timeout", "-5s", srv.URL}, 2, "-timeout -5s: out of range"},
+		{[]string{"fetch", "-H", "Authorization Bearer s3cret", "-o", out, srv.URL}, 2, "-H: want \"Name: value\""},
 	}
 	for _, tt := range tests {
 		stdout, stderr, code := runPerflab(t, bin, tt.args...)
@@ -133,5 +143,81 @@ func TestFetchCommandErrors(t *testing.T) {
 	stdout, _, code := runPerflab(t, bin, "help", "fetch")
 	if code != 0 || !strings.Contains(stdout, "Examples:\n  perflab fetch -o cpu.pb.gz localhost:6060") {
 		t.Errorf("perflab help fetch: exit %d, %q", code, stdout)
+	}
+}
+
+// TestFetchTrace fetches a live execution trace from collect's handler,
+// which the old fetch refused as "not a valid profile.proto".
+func TestFetchTrace(t *testing.T) {
+	bin := perflab(t)
+	srv := httptest.NewServer(collect.Handler(collect.ServerOptions{}))
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "trace.out")
+	_, stderr, code := runPerflab(t, bin, "fetch", "-seconds", "1", "-o", out, srv.URL+"/debug/pprof/trace")
+	if code != 0 || !strings.HasPrefix(stderr, "Saved the trace (") {
+		t.Fatalf("fetch of a trace: exit %d, %q", code, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || !bytes.HasPrefix(data, []byte("go 1.")) || !strings.Contains(stderr, fmt.Sprintf(" events, %d bytes) to %s", len(data), out)) {
+		t.Errorf("saved %d bytes (%v); stderr %q", len(data), err, stderr)
+	}
+
+	// Anything else needs -raw.
+	src := srv.URL + "/debug/pprof/goroutine?debug=2"
+	_, stderr, code = runPerflab(t, bin, "fetch", "-o", out, src)
+	if code != 1 || !strings.Contains(stderr, "is not a profile or a trace (content-type text/plain; ") || !strings.HasSuffix(stderr, "use -raw to save it as is\n") {
+		t.Errorf("fetch of a goroutine dump: exit %d, %q", code, stderr)
+	}
+	_, stderr, code = runPerflab(t, bin, "fetch", "-raw", "-o", out, src)
+	if data, _ := os.ReadFile(out); code != 0 || !bytes.HasPrefix(data, []byte("goroutine ")) || stderr != fmt.Sprintf("Saved %d bytes as is to %s\n", len(data), out) {
+		t.Errorf("fetch -raw of a goroutine dump: exit %d, %q, saved %.20q", code, stderr, data)
+	}
+}
+
+// TestFetchToken fetches from collect's server protected by a token, with
+// the token given each way; no message may show it.
+func TestFetchToken(t *testing.T) {
+	bin := perflab(t)
+	const token = "t0ken-for-the-test"
+	srv := httptest.NewServer(collect.Handler(collect.ServerOptions{Token: token}))
+	defer srv.Close()
+	heap := srv.URL + "/debug/pprof/heap"
+	out := filepath.Join(t.TempDir(), "heap.pb.gz")
+	tests := []struct {
+		env  string
+		args []string
+		code int
+		want string
+	}{
+		{"", []string{"fetch", "-o", out, heap}, 1, "server returned 401 Unauthorized: missing bearer token"},
+		{"", []string{"fetch", "-token", token, "-o", out, heap}, 0, "Saved the profile ("},
+		{"PERFLAB_TOKEN=" + token, []string{"fetch", "-o", out, heap}, 0, "Saved the profile ("},
+		{"", []string{"fetch", "-H", "Authorization: Bearer " + token, "-o", out, heap}, 0, "Saved the profile ("},
+		{"", []string{"fetch", "-token", token + "x", "-o", out, heap}, 1, "401 Unauthorized: invalid bearer token"},
+		{"", []string{"fetch", "-H", "Authorization Bearer " + token, "-o", out, heap}, 2, "-H: want \"Name: value\""},
+		{"", []string{"top", "-nodecount=1", heap}, 1, "missing bearer token"},
+		{"", []string{"top", "-nodecount=1", "-token", token, heap}, 0, ""},
+		{"PERFLAB_TOKEN=" + token, []string{"top", "-nodecount=1", heap}, 0, ""},
+		{"", []string{"top", "-nodecount=1", "-H", "Authorization: Bearer " + token, heap}, 0, ""},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		cmd := exec.Command(bin, tt.args...)
+		cmd.Env = append(os.Environ(), "PERFLAB_TOKEN=")
+		if tt.env != "" {
+			cmd.Env = append(cmd.Env, tt.env)
+		}
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		cmd.Run()
+		code := cmd.ProcessState.ExitCode()
+		if code != tt.code || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%s perflab %q: exit %d, stderr %q; want exit %d and %q", tt.env, tt.args, code, stderr.String(), tt.code, tt.want)
+		}
+		if tt.args[0] == "top" && tt.code == 0 && !strings.Contains(stdout.String(), "flat%") {
+			t.Errorf("perflab %q printed %q", tt.args, stdout.String())
+		}
+		if strings.Contains(stderr.String(), token) {
+			t.Errorf("perflab %q showed the token: %q", tt.args, stderr.String())
+		}
 	}
 }

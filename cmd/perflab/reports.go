@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/profiles"
@@ -146,22 +145,22 @@ func loadReportArgs(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader
 	if err != nil {
 		return nil, rpt.Options{}, nil, usageErrorf("%v", err)
 	}
-	p, err := loadForReport(ctx, rest, rf, stdin, stderr)
+	opts, err := rf.src.options(stdin, stderr)
+	if err != nil {
+		return nil, rpt.Options{}, nil, err
+	}
+	p, err := profiles.Load(ctx, rest, opts)
 	return p, o, rf, err
 }
 
 // reportFlags holds the values of pprof's report flags.
 type reportFlags struct {
-	o              rpt.Options
-	symbol         string
-	json           bool
-	gran           map[string]*bool
-	shortcuts      map[string]*bool
-	base, diffBase stringList
-	normalize      bool
-	seconds        int
-	timeout        time.Duration
-	maxBytes       int64
+	o         rpt.Options
+	symbol    string
+	json      bool
+	gran      map[string]*bool
+	shortcuts map[string]*bool
+	src       *sourceFlags
 }
 
 // sampleShortcuts maps pprof's legacy flags to the sample type they select,
@@ -208,12 +207,7 @@ func addReportFlags(fs *flag.FlagSet, k rpt.Kind) *reportFlags {
 	for _, s := range sampleShortcuts {
 		rf.shortcuts[s.flag] = fs.Bool(s.flag, false, "same as -sample_index="+s.index)
 	}
-	fs.Var(&rf.base, "base", "subtract the profile at `source`")
-	fs.Var(&rf.diffBase, "diff_base", "compare with the profile at `source`")
-	fs.BoolVar(&rf.normalize, "normalize", false, "scale the profile to the base's total")
-	fs.IntVar(&rf.seconds, "seconds", 0, "duration of a CPU profile fetched from a URL")
-	fs.DurationVar(&rf.timeout, "timeout", 0, "bound on each fetch (default 1.5 x -seconds + 5s, else 60s)")
-	fs.Var((*profiles.Size)(&rf.maxBytes), "max_bytes", "refuse sources larger than `size`, also after decompression")
+	rf.src = addSourceFlags(fs, true)
 	if k == rpt.Top || k == rpt.Peek || k == rpt.Tree {
 		fs.BoolVar(&rf.json, "json", false, "print JSON (see docs/json.md)")
 	}
@@ -250,25 +244,7 @@ func (rf *reportFlags) options(stderr io.Writer) (rpt.Options, error) {
 	if *rf.shortcuts["mean_delay"] {
 		o.Mean = true
 	}
-	if len(rf.base) > 0 && len(rf.diffBase) > 0 {
-		return o, fmt.Errorf("-base and -diff_base flags cannot both be specified")
-	}
-	if rf.normalize && len(rf.base)+len(rf.diffBase) == 0 {
-		return o, fmt.Errorf("must have base profile to normalize by")
-	}
 	return o, nil
-}
-
-// loadForReport loads the sources, applying -base or -diff_base (and
-// -normalize) as pprof does. The source "-" reads stdin; a countdown shows
-// on stderr, if it is a terminal, while a server collects a profile.
-func loadForReport(ctx context.Context, sources []string, rf *reportFlags, stdin io.Reader, stderr io.Writer) (*profile.Profile, error) {
-	opts := profiles.Options{Seconds: rf.seconds, Timeout: rf.timeout, MaxBytes: rf.maxBytes,
-		Stdin: stdin, Progress: countdown(stderr), Base: rf.base, Normalize: rf.normalize}
-	if len(rf.diffBase) > 0 {
-		opts.Base, opts.DiffBase = rf.diffBase, true
-	}
-	return profiles.Load(ctx, sources, opts)
 }
 
 // reportFlagHelp describes the flags every report command accepts.
@@ -293,14 +269,7 @@ const reportFlagHelp = `Flags (pprof's names and meanings):
   -divide_by=X           divide values by X
   -relative_percentages  percentages of the filtered total
   -compact_labels        minimal headers
-  -base=SRC, -diff_base=SRC
-                         subtract or compare with a base profile; -normalize
-                         scales the profile to the base first
   -source_path=PATH, -trim_path=PREFIX
                          where list finds source files
-  -seconds=N             collect N seconds of CPU profile from a URL source
-  -timeout=D             bound on each fetch (default 1.5 x seconds + 5s, else 60s)
-  -max_bytes=SIZE        refuse sources larger than SIZE, also after
-                         decompression (default 1GiB)
   -json                  JSON output (top, peek, tree; see docs/json.md)
-`
+` + sourceFlagHelp
