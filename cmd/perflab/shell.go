@@ -5,6 +5,7 @@ import (
 	"io"
 
 	rpt "github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/shell"
 )
 
 var shellCmd = newShellCommand(&command{
@@ -40,5 +41,5 @@ func runShell(ctx context.Context, c *command, stdout, stderr io.Writer, stdin i
 	if err != nil {
 		return err
 	}
-	return rpt.NewShell(p, o, stdout, stderr).Run(stdin)
+	return shell.New(p, o, stdout, stderr).Run(stdin)
 }
