@@ -3,6 +3,7 @@ package shell
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"regexp"
@@ -221,9 +222,9 @@ func parseReportArgs(o *report.Options, k report.Kind, name string, args []strin
 		}
 	}
 	if k == report.Tags {
-		o.TagFocus, o.TagIgnore = orDefault(focus, o.TagFocus), orDefault(ignore, o.TagIgnore)
+		o.TagFocus, o.TagIgnore = cmp.Or(focus, o.TagFocus), cmp.Or(ignore, o.TagIgnore)
 	} else {
-		o.Focus, o.Ignore = orDefault(focus, o.Focus), orDefault(ignore, o.Ignore)
+		o.Focus, o.Ignore = cmp.Or(focus, o.Focus), cmp.Or(ignore, o.Ignore)
 	}
 	if o.NodeCount == -1 && (name == "top" || name == "text") {
 		o.NodeCount = 10
@@ -236,13 +237,6 @@ func joinRegexps(a, b string) string {
 		return a + "|" + b
 	}
 	return a + b
-}
-
-func orDefault(v, def string) string {
-	if v != "" {
-		return v
-	}
-	return def
 }
 
 // generate runs one report on a copy of the profile when the report would
