@@ -208,7 +208,7 @@ func loadForReport(ctx context.Context, sources []string, rf *reportFlags, stder
 
 // reportFlagHelp describes the flags every report command accepts: the
 // report settings, derived from rpt.Settings, then the sources' flags.
-var reportFlagHelp = settingsFlagHelp() + sourceFlagHelp
+var reportFlagHelp = settingsFlagHelp() + sourceFlagHelp + outputFlagHelp
 
 // settingsFlagHelp lists rpt.Settings as flags: name, argument, help and
 // default, a group as its choices, sample_index with its shortcuts.
@@ -269,5 +269,10 @@ Sources:
   -timeout=D             bound on each fetch (default 1.5 x seconds + 5s, else 60s)
   -max_bytes=SIZE        refuse sources larger than SIZE, also after
                          decompression (default 1GiB)
+`
+
+// outputFlagHelp describes the flags of the output's form.
+const outputFlagHelp = `
+Output:
   -json                  JSON output (top, peek, tree; see docs/json.md)
 `
