@@ -152,8 +152,15 @@ func floatSetting(name, param, help string, f func(*Options) *float64) Setting {
 }
 
 // Settings returns the table of report settings, in the order help lists
-// them.
-func Settings() []Setting { return slices.Clone(settings) }
+// them. The result is a copy: changing it changes no flag or option.
+func Settings() []Setting {
+	out := slices.Clone(settings)
+	for i := range out {
+		out[i].Choices = slices.Clone(out[i].Choices)
+		out[i].Shortcuts = slices.Clone(out[i].Shortcuts)
+	}
+	return out
+}
 
 // LookupSetting returns the setting called name, or the group one of whose
 // choices is called name (then s.Name != name).
