@@ -118,3 +118,29 @@ func TestRegisterFlags(t *testing.T) {
 		t.Errorf("-nodecount=many: %v", err)
 	}
 }
+
+// FuzzURL reads arbitrary query strings as a web UI's URL: whatever it
+// accepts must survive a round trip through EncodeURL unchanged.
+func FuzzURL(f *testing.F) {
+	f.Fuzz(func(t *testing.T, query string) {
+		q, err := url.ParseQuery(query)
+		if err != nil {
+			return
+		}
+		o := DefaultOptions()
+		if o.ApplyURL(q) != nil {
+			return
+		}
+		enc := url.Values{}
+		o.EncodeURL(enc)
+		back := DefaultOptions()
+		if err := back.ApplyURL(enc); err != nil {
+			t.Fatalf("%q: EncodeURL wrote %q, which ApplyURL refuses: %v", query, enc.Encode(), err)
+		}
+		for _, s := range Settings() {
+			if s.URLParam != "" && s.Get(&back) != s.Get(&o) {
+				t.Errorf("%q: %s is %q after the round trip, want %q", query, s.Name, s.Get(&back), s.Get(&o))
+			}
+		}
+	})
+}
