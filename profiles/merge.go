@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/units"
 )
 
 // Merge combines profiles of the same kind into one, as pprof merges
@@ -65,72 +65,6 @@ func ApplyBase(p, base *profile.Profile, diff bool) (*profile.Profile, error) {
 	return Merge([]*profile.Profile{p, base})
 }
 
-// A unit is one unit of measure and its size in its dimension's base unit.
-type unit struct {
-	aliases []string // lower case
-	factor  float64
-}
-
-// dimensions lists the units pprof converts between, one dimension each.
-var dimensions = [][]unit{
-	{
-		{[]string{"b", "byte"}, 1},
-		{[]string{"kb", "kbyte", "kilobyte"}, 1 << 10},
-		{[]string{"mb", "mbyte", "megabyte"}, 1 << 20},
-		{[]string{"gb", "gbyte", "gigabyte"}, 1 << 30},
-		{[]string{"tb", "tbyte", "terabyte"}, 1 << 40},
-		{[]string{"pb", "pbyte", "petabyte"}, 1 << 50},
-	},
-	{
-		{[]string{"ns", "nanosecond"}, 1},
-		{[]string{"μs", "us", "microsecond"}, 1e3},
-		{[]string{"ms", "millisecond"}, 1e6},
-		{[]string{"s", "sec", "second"}, 1e9},
-		{[]string{"hour", "hr"}, 3600e9},
-	},
-	{
-		{[]string{"nanogcu"}, 1e-9},
-		{[]string{"microgcu"}, 1e-6},
-		{[]string{"milligcu"}, 1e-3},
-		{[]string{"gcu"}, 1},
-		{[]string{"kilogcu"}, 1e3},
-		{[]string{"megagcu"}, 1e6},
-		{[]string{"gigagcu"}, 1e9},
-		{[]string{"teragcu"}, 1e12},
-		{[]string{"petagcu"}, 1e15},
-	},
-}
-
-// findUnit returns the dimension and unit a unit name denotes, ignoring
-// case and a plural s.
-func findUnit(name string) (dim int, u *unit) {
-	name = strings.ToLower(name)
-	if utf8.RuneCountInString(name) > 2 {
-		name = strings.TrimSuffix(name, "s")
-	}
-	for d, units := range dimensions {
-		for i := range units {
-			for _, a := range units[i].aliases {
-				if a == name {
-					return d, &units[i]
-				}
-			}
-		}
-	}
-	return -1, nil
-}
-
-// ratio returns how many to-units one from-unit is, or 1 if they are not
-// two known units of one dimension.
-func ratio(from, to string) float64 {
-	df, uf := findUnit(from)
-	dt, ut := findUnit(to)
-	if uf == nil || ut == nil || df != dt {
-		return 1
-	}
-	return uf.factor / ut.factor
-}
-
 // finest returns the finest of the value types at one position in several
 // profiles, or nil if there is only one profile.
 func finest(ts []*profile.ValueType) (*profile.ValueType, error) {
@@ -147,14 +81,10 @@ func finest(ts []*profile.ValueType) (*profile.ValueType, error) {
 			continue
 		case strings.TrimSuffix(min.Type, "s") != strings.TrimSuffix(t.Type, "s"):
 			return nil, fmt.Errorf("incompatible types: %s/%s and %s/%s", min.Type, min.Unit, t.Type, t.Unit)
-		case min.Unit != t.Unit:
-			dm, um := findUnit(min.Unit)
-			dt, ut := findUnit(t.Unit)
-			if um == nil || ut == nil || dm != dt {
-				return nil, fmt.Errorf("incompatible units: %s/%s and %s/%s", min.Type, min.Unit, t.Type, t.Unit)
-			}
+		case !units.Compatible(min.Unit, t.Unit):
+			return nil, fmt.Errorf("incompatible units: %s/%s and %s/%s", min.Type, min.Unit, t.Type, t.Unit)
 		}
-		if ratio(t.Unit, min.Unit) < 1 {
+		if units.Ratio(t.Unit, min.Unit) < 1 {
 			min = t
 		}
 	}
@@ -194,14 +124,14 @@ func scaleProfiles(ps []*profile.Profile) error {
 	}
 	for _, p := range ps {
 		if p.PeriodType != nil && period != nil {
-			p.Period = int64(float64(p.Period) * ratio(p.PeriodType.Unit, period.Unit))
+			p.Period = int64(float64(p.Period) * units.Ratio(p.PeriodType.Unit, period.Unit))
 			p.PeriodType.Unit = period.Unit
 		}
 		ratios := make([]float64, n)
 		for i, st := range p.SampleType {
 			ratios[i] = 1
 			if common[i] != nil {
-				ratios[i] = ratio(st.Unit, common[i].Unit)
+				ratios[i] = units.Ratio(st.Unit, common[i].Unit)
 				st.Unit = common[i].Unit
 			}
 		}

@@ -1,7 +1,7 @@
 // Package report computes pprof's text reports — top, peek, tree, traces,
 // tags, raw and list — from a loaded profile, byte for byte as
-// `go tool pprof` prints them, a JSON form of top, peek and tree, and
-// pprof's interactive shell (Shell).
+// `go tool pprof` prints them, and a JSON form of top, peek and tree.
+// Package shell runs them interactively.
 //
 // A report starts from the *profile.Profile that package profiles loads.
 // Sample filters (-focus, -ignore, -hide, -show, -show_from, -tagfocus,
@@ -15,6 +15,10 @@
 // pairs. No string is built or looked up per sample.
 //
 // Options mirrors pprof's flags and their defaults; Generate writes one
-// report. Units (seconds, bytes, ...) are scaled and rounded as pprof
-// does (units.go). docs/compat.md lists the few intended differences.
+// report. Settings is the one table of those settings — names, URL
+// parameters, help, choices and shortcuts — from which RegisterFlags makes
+// flags, Options.Set serves the shell, and ApplyURL and EncodeURL keep
+// them in a web UI's URLs, as pprof's internal/driver/config.go does.
+// Units (seconds, bytes, ...) are scaled and rounded as pprof does
+// (internal/units). docs/compat.md lists the few intended differences.
 package report

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -99,21 +98,5 @@ func FuzzTagFilter(f *testing.F) {
 		for _, s := range samples {
 			m(s)
 		}
-	})
-}
-
-// FuzzShell feeds arbitrary command lines to the interactive shell.
-func FuzzShell(f *testing.F) {
-	for _, s := range []string{"top5 -cum", "peek main", "nodefraction=0.1", "sample_index=delay",
-		"cum=true", "list work >", "tags -worker", ":", "granularity=files", "o", "help top", "trim=false"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, line string) {
-		if strings.Contains(line, ">") {
-			return // would create files
-		}
-		sh := NewShell(seedProfile(), DefaultOptions(), io.Discard, io.Discard)
-		sh.Exec(line)
-		sh.Exec("top")
 	})
 }

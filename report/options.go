@@ -69,9 +69,6 @@ func DefaultOptions() Options {
 	}
 }
 
-// granularities lists the accepted values of Options.Granularity.
-var granularities = []string{"functions", "filefunctions", "files", "lines", "addresses"}
-
 // effective returns the options a report of kind k actually uses: pprof
 // turns trimming off for peek and list, and picks the default node count
 // and granularity per report.
@@ -79,8 +76,8 @@ func (o Options) effective(k Kind) (Options, error) {
 	if o.DivideBy == 0 {
 		return o, errors.New("zero divisor specified")
 	}
-	if o.Granularity != "" && !slices.Contains(granularities, o.Granularity) {
-		return o, fmt.Errorf("unknown granularity %q (want one of %s)", o.Granularity, strings.Join(granularities, ", "))
+	if gs, _ := LookupSetting("granularity"); o.Granularity != "" && !slices.Contains(gs.ChoiceNames(), o.Granularity) {
+		return o, fmt.Errorf("unknown granularity %q (want one of %s)", o.Granularity, strings.Join(gs.ChoiceNames(), ", "))
 	}
 	trim := !o.NoTrim
 	switch k {
@@ -110,8 +107,9 @@ func (o Options) effective(k Kind) (Options, error) {
 	return o, nil
 }
 
-// activeFilters lists the filters in effect as pprof's legend shows them.
-func (o *Options) activeFilters() []string {
+// ActiveFilters lists the filters in effect as pprof's legend shows them:
+// "focus=main", "tagignore=worker=w0".
+func (o *Options) ActiveFilters() []string {
 	var out []string
 	add := func(k, v string) {
 		if v != "" {

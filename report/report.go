@@ -205,7 +205,7 @@ func (r *run) graphLabels(g *trimmed) []string {
 	if !r.o.CompactLabels {
 		out = r.profileLabels()
 	}
-	if fs := r.o.activeFilters(); len(fs) > 0 {
+	if fs := r.o.ActiveFilters(); len(fs) > 0 {
 		out = append(out, "Active filters:")
 		for _, f := range fs {
 			if len(f) > 80 {
@@ -231,4 +231,16 @@ func (r *run) graphLabels(g *trimmed) []string {
 		}
 	}
 	return out
+}
+
+// Describe returns the lines pprof prints about p on entering its shell —
+// File, Type, Time, Duration and total — and the total of the default
+// sample value. It leaves p as it is.
+func Describe(p *profile.Profile) (labels []string, total int64, err error) {
+	// The default options filter nothing, so prepare does not change p.
+	r, err := prepare(p, Top, DefaultOptions())
+	if err != nil {
+		return nil, 0, err
+	}
+	return r.profileLabels(), r.total, nil
 }

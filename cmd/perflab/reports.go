@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/profiles"
@@ -155,58 +156,16 @@ func loadReportArgs(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader
 
 // reportFlags holds the values of pprof's report flags.
 type reportFlags struct {
-	o         rpt.Options
-	symbol    string
-	json      bool
-	gran      map[string]*bool
-	shortcuts map[string]*bool
-	src       *sourceFlags
+	o       rpt.Options
+	resolve func(warnings io.Writer) error // applies choice and shortcut flags
+	symbol  string
+	json    bool
+	src     *sourceFlags
 }
-
-// sampleShortcuts maps pprof's legacy flags to the sample type they select,
-// in the order pprof considers them.
-var sampleShortcuts = []struct{ flag, index string }{
-	{"total_delay", "delay"},
-	{"mean_delay", "delay"},
-	{"contentions", "contentions"},
-	{"inuse_space", "inuse_space"},
-	{"inuse_objects", "inuse_objects"},
-	{"alloc_space", "alloc_space"},
-	{"alloc_objects", "alloc_objects"},
-}
-
-// granularities are pprof's granularity flags, at most one of which may be set.
-var granularities = []string{"functions", "filefunctions", "files", "lines", "addresses"}
 
 func addReportFlags(fs *flag.FlagSet, k rpt.Kind) *reportFlags {
-	rf := &reportFlags{o: rpt.DefaultOptions(), gran: map[string]*bool{}, shortcuts: map[string]*bool{}}
-	o := &rf.o
-	fs.StringVar(&o.SampleIndex, "sample_index", "", "sample value to report: a type `name` or an index")
-	fs.BoolVar(&o.Mean, "mean", false, "report mean values (divide by the first sample value)")
-	fs.BoolVar(&o.Cum, "cum", false, "sort by cumulative value")
-	fs.IntVar(&o.NodeCount, "nodecount", -1, "show at most `n` nodes")
-	fs.Float64Var(&o.NodeFraction, "nodefraction", o.NodeFraction, "hide nodes below `f` x total")
-	fs.Float64Var(&o.EdgeFraction, "edgefraction", o.EdgeFraction, "hide edges below `f` x total")
-	fs.StringVar(&o.Focus, "focus", "", "keep samples through a frame matching `regexp`")
-	fs.StringVar(&o.Ignore, "ignore", "", "drop samples through a frame matching `regexp`")
-	fs.StringVar(&o.Hide, "hide", "", "drop frames matching `regexp`")
-	fs.StringVar(&o.Show, "show", "", "keep only frames matching `regexp`")
-	fs.StringVar(&o.ShowFrom, "show_from", "", "drop frames above the highest match of `regexp`")
-	fs.StringVar(&o.TagFocus, "tagfocus", "", "keep samples with labels matching `filter` (regexp or range)")
-	fs.StringVar(&o.TagIgnore, "tagignore", "", "drop samples with labels matching `filter`")
-	for _, g := range granularities {
-		rf.gran[g] = fs.Bool(g, false, "aggregate at "+g+" granularity")
-	}
-	fs.BoolVar(&o.NoInlines, "noinlines", false, "attribute inlined frames to their callers")
-	fs.StringVar(&o.Unit, "unit", o.Unit, "output `unit` (e.g. ms, MB), minimum or auto")
-	fs.Float64Var(&o.DivideBy, "divide_by", 1, "divide values by `x`")
-	fs.BoolVar(&o.RelativePercentages, "relative_percentages", false, "percentages of the filtered total")
-	fs.BoolVar(&o.CompactLabels, "compact_labels", false, "show minimal headers")
-	fs.StringVar(&o.SourcePath, "source_path", "", "search `path` for source files")
-	fs.StringVar(&o.TrimPath, "trim_path", "", "`prefix` to trim from source paths")
-	for _, s := range sampleShortcuts {
-		rf.shortcuts[s.flag] = fs.Bool(s.flag, false, "same as -sample_index="+s.index)
-	}
+	rf := &reportFlags{o: rpt.DefaultOptions()}
+	rf.resolve = rpt.RegisterFlags(fs, &rf.o)
 	rf.src = addSourceFlags(fs, true)
 	if k == rpt.Top || k == rpt.Peek || k == rpt.Tree {
 		fs.BoolVar(&rf.json, "json", false, "print JSON (see docs/json.md)")
@@ -216,60 +175,70 @@ func addReportFlags(fs *flag.FlagSet, k rpt.Kind) *reportFlags {
 
 // options resolves granularity and sample shortcuts into report options.
 func (rf *reportFlags) options(stderr io.Writer) (rpt.Options, error) {
+	if err := rf.resolve(stderr); err != nil {
+		return rf.o, err
+	}
 	o := rf.o
 	o.Symbol = rf.symbol
 	o.Warnings = stderr
-	var set []string
-	for _, g := range granularities {
-		if *rf.gran[g] {
-			set = append(set, g)
-		}
-	}
-	if len(set) > 1 {
-		return o, fmt.Errorf("conflicting options set: %v", set)
-	}
-	if len(set) == 1 {
-		o.Granularity = set[0]
-	}
-	for _, s := range sampleShortcuts {
-		if !*rf.shortcuts[s.flag] {
-			continue
-		}
-		if o.SampleIndex == "" {
-			o.SampleIndex = s.index
-		} else {
-			fmt.Fprintf(stderr, "Multiple value selections, ignoring -%s\n", s.flag)
-		}
-	}
-	if *rf.shortcuts["mean_delay"] {
-		o.Mean = true
-	}
 	return o, nil
 }
 
-// reportFlagHelp describes the flags every report command accepts.
-const reportFlagHelp = `Flags (pprof's names and meanings):
-  -sample_index=NAME|N   sample value to report; shortcuts: -inuse_space
-                         -inuse_objects -alloc_space -alloc_objects
-                         -total_delay -contentions -mean_delay
-  -cum                   sort by cumulative value
-  -nodecount=N           show at most N nodes
-  -nodefraction=F        hide nodes below F x total (default 0.005)
-  -edgefraction=F        hide edges below F x total (default 0.001)
-  -focus, -ignore, -hide, -show, -show_from=REGEXP
-                         keep or drop samples and frames by function, file
-                         or object name
-  -tagfocus, -tagignore=FILTER
-                         keep or drop samples by label (regexp, key=regexp
-                         or a numeric range such as 1kb:64kb)
-  -functions -filefunctions -files -lines -addresses
-                         granularity (default -functions; list uses -lines)
-  -noinlines             attribute inlined frames to their callers
-  -unit=UNIT             output unit (ms, MB, ...), minimum or auto
-  -divide_by=X           divide values by X
-  -relative_percentages  percentages of the filtered total
-  -compact_labels        minimal headers
-  -source_path=PATH, -trim_path=PREFIX
-                         where list finds source files
+// reportFlagHelp describes the flags every report command accepts: the
+// report settings, derived from rpt.Settings, then the sources' flags.
+var reportFlagHelp = settingsFlagHelp() + "\nSources:\n" + sourceFlagHelp + outputFlagHelp
+
+// settingsFlagHelp lists rpt.Settings as flags: name, argument, help and
+// default, a group as its choices, sample_index with its shortcuts.
+func settingsFlagHelp() string {
+	var b strings.Builder
+	b.WriteString("Report settings (pprof's names and meanings; the shell's options too):\n")
+	for _, s := range rpt.Settings() {
+		name := "-" + s.Name
+		if arg := s.Arg(); arg != "" {
+			name += "=" + strings.ToUpper(arg)
+		}
+		if s.Choices != nil {
+			name = "-" + strings.Join(s.ChoiceNames(), " -")
+		}
+		help := strings.Replace(s.Help, "`"+s.Arg()+"`", strings.ToUpper(s.Arg()), 1)
+		if d := s.Default(); s.Choices == nil && d != "" && d != "false" && d != "-1" {
+			help += " (default " + d + ")"
+		}
+		if s.Shortcuts != nil {
+			help += "; shortcuts:"
+			for _, sc := range s.Shortcuts {
+				help += " -" + sc.Flag
+			}
+		}
+		writeFlagHelp(&b, name, help)
+	}
+	return b.String()
+}
+
+// writeFlagHelp writes one flag's entry: the name in a column of 23, the
+// help beside it (or on the next line if the name is longer) wrapped at 78.
+func writeFlagHelp(b *strings.Builder, name, help string) {
+	const indent = "                         "
+	line := fmt.Sprintf("  %-22s ", name)
+	if len(line) > len(indent) {
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+		line = indent
+	}
+	for i, w := range strings.Fields(help) {
+		if i > 0 && len(line)+1+len(w) > 78 {
+			b.WriteString(line + "\n")
+			line = indent
+		} else if i > 0 {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line + "\n")
+}
+
+// outputFlagHelp describes the flags of the output's form.
+const outputFlagHelp = `
+Output:
   -json                  JSON output (top, peek, tree; see docs/json.md)
-` + sourceFlagHelp
+`

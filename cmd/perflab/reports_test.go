@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -354,6 +356,48 @@ func TestReportErrors(t *testing.T) {
 		}
 		if c.code == 1 && strings.Count(msg, "\n") != 1 {
 			t.Errorf("perflab %v: error is not one line: %q", c.args, msg)
+		}
+	}
+}
+
+// TestReportHelpListsEverySetting checks that the report commands' flags
+// and help come from rpt.Settings: every setting, choice and shortcut is
+// in each command's help and is accepted as a flag.
+func TestReportHelpListsEverySetting(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.pb.gz")
+	for _, cmd := range []string{"top", "tree", "peek", "list", "traces", "tags", "raw"} {
+		var help bytes.Buffer
+		if err := run(context.Background(), strings.NewReader(""), &help, &help, []string{"help", cmd}); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range rpt.Settings() {
+			flags := []string{"-" + s.Name}
+			if s.Choices != nil {
+				flags = nil
+			}
+			for _, c := range s.Choices {
+				flags = append(flags, "-"+c.Name)
+			}
+			for _, sc := range s.Shortcuts {
+				flags = append(flags, "-"+sc.Flag)
+			}
+			for _, f := range flags {
+				if !regexp.MustCompile(`(?m)^  .*` + f + `\b`).MatchString(help.String()) {
+					t.Errorf("perflab help %s does not list %s", cmd, f)
+				}
+				arg := f
+				if !s.IsBool() && s.Choices == nil && f == "-"+s.Name {
+					arg += "=" + cmp.Or(s.Default(), "x")
+				}
+				args := []string{cmd, arg, missing}
+				if cmd == "peek" || cmd == "list" {
+					args = []string{cmd, arg, "main", missing}
+				}
+				var stdout, stderr bytes.Buffer
+				if code := exitCode(&stderr, run(context.Background(), strings.NewReader(""), &stdout, &stderr, args)); code != 1 {
+					t.Errorf("perflab %v: exit %d (%s); want the flag accepted and the missing file reported", args, code, stderr.String())
+				}
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	rpt "github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/shell"
 )
 
 var shellCmd = newShellCommand(&command{
@@ -15,7 +16,10 @@ var shellCmd = newShellCommand(&command{
 Reads pprof's interactive commands from the terminal or a pipe and runs
 them on the loaded profile: reports (top10, top5 -cum, list DFS, peek
 mapaccess, tree, traces, tags, raw), option assignments (nodefraction=0.1,
-sample_index=alloc_space, focus=main), "help", "o" and "quit".
+sample_index=alloc_space, focus=main), "help", "o" and "quit". On a
+terminal, lines can be edited: Up and Down recall earlier commands, Tab
+completes commands, options and (after a report command) function names.
+"top >file" writes the report to file, only if it succeeds.
 
 Examples:
   perflab shell cpu.pprof
@@ -40,5 +44,5 @@ func runShell(ctx context.Context, c *command, stdout, stderr io.Writer, stdin i
 	if err != nil {
 		return err
 	}
-	return rpt.NewShell(p, o, stdout, stderr).Run(stdin)
+	return shell.New(p, o, stdout, stderr).Run(stdin)
 }

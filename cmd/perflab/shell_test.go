@@ -27,6 +27,7 @@ top 4 main
 :
 focus=build
 top -runtime
+top ( >never-written.txt
 cum=true
 top4
 sort=flat

@@ -20,8 +20,9 @@ type PTY struct {
 	// TTY is the terminal side: give it to the code under test as its output.
 	TTY *os.File
 
-	mu     sync.Mutex
-	screen bytes.Buffer
+	control *os.File // the side a person types on and the screen shows
+	mu      sync.Mutex
+	screen  bytes.Buffer
 }
 
 // Open opens a pseudo-terminal, or skips the test where there is none. It
@@ -46,7 +47,7 @@ func Open(t testing.TB) *PTY {
 		t.Skipf("opening the pseudo-terminal: %v", err)
 	}
 	t.Cleanup(func() { tty.Close() })
-	p := &PTY{TTY: tty}
+	p := &PTY{TTY: tty, control: control}
 	go p.record(control)
 	return p
 }
@@ -61,6 +62,15 @@ func (p *PTY) record(control *os.File) {
 		if err != nil {
 			return
 		}
+	}
+}
+
+// Type sends keys to the terminal as if typed: "to\t\r" is t, o, Tab,
+// Enter; "\x1b[A" is the Up arrow.
+func (p *PTY) Type(t testing.TB, keys string) {
+	t.Helper()
+	if _, err := p.control.WriteString(keys); err != nil {
+		t.Fatalf("typing %q: %v", keys, err)
 	}
 }
 
@@ -81,6 +91,25 @@ func (p *PTY) Screen(t testing.TB) string {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the terminal never showed the end marker; it shows %q", s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// WaitFor waits until the terminal has shown want, from the start of the
+// session, and returns all it has shown so far.
+func (p *PTY) WaitFor(t testing.TB, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		p.mu.Lock()
+		s := p.screen.String()
+		p.mu.Unlock()
+		if strings.Contains(s, want) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the terminal never showed %q; it shows %q", want, s)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -1,48 +1,70 @@
-package report
+package shell
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/atomicfile"
+	"github.com/perflab/perflab/report"
 )
 
-// A Shell runs pprof's interactive commands on one profile: reports such
-// as "top10 -cum", "list DFS" or "peek mapaccess", option assignments such
-// as "nodefraction=0.1" or "sample_index=alloc_space", "help", "o" and
-// "quit". Reports go to Stdout; the greeting, prompts' errors and help go
-// to Stderr, as in pprof.
+// A Shell runs pprof's interactive commands on one profile.
 type Shell struct {
 	p      *profile.Profile
-	o      Options
-	Stdout io.Writer
-	Stderr io.Writer
+	o      report.Options
+	Stdout io.Writer // reports
+	Stderr io.Writer // the greeting, errors, help and option listings
 }
 
-// NewShell returns a shell on p starting from options o (usually
-// DefaultOptions, or the command line's flags) with compact headers, as
-// pprof's shell; top shows 10 rows unless o sets a node count.
-func NewShell(p *profile.Profile, o Options, stdout, stderr io.Writer) *Shell {
+// New returns a shell on p starting from options o (usually
+// report.DefaultOptions, or the command line's flags) with compact
+// headers, as pprof's shell; top shows 10 rows unless o sets a node count.
+func New(p *profile.Profile, o report.Options, stdout, stderr io.Writer) *Shell {
 	o.CompactLabels = true
 	return &Shell{p: p, o: o, Stdout: stdout, Stderr: stderr}
 }
 
-// Run greets, then reads commands from in until "quit" or the end of input.
+// Run greets, then reads commands from in until "quit" or the end of
+// input. When in and Stderr are a terminal, lines are edited there, with
+// history and completion.
 func (s *Shell) Run(in io.Reader) error {
 	s.greet()
+	if t := openTerminal(in, s.Stderr); t != nil {
+		t.t.AutoCompleteCallback = s.autoComplete
+		return s.loop(t.readLine)
+	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(nil, 1<<20)
-	for {
+	return s.loop(func() (string, error) {
 		fmt.Fprint(s.Stdout, "(pprof) ")
 		if !sc.Scan() {
-			return sc.Err()
+			if err := sc.Err(); err != nil {
+				return "", err
+			}
+			return "", io.EOF
 		}
-		if s.Exec(sc.Text()) {
+		return sc.Text(), nil
+	})
+}
+
+// loop runs the lines read until quit or io.EOF.
+func (s *Shell) loop(readLine func() (string, error)) error {
+	for {
+		line, err := readLine()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading commands: %w", err)
+		}
+		if s.Exec(line) {
 			return nil
 		}
 	}
@@ -50,11 +72,9 @@ func (s *Shell) Run(in io.Reader) error {
 
 // greet prints the profile's description, as pprof does on entering its shell.
 func (s *Shell) greet() {
-	// The default options filter nothing, so prepare leaves s.p as it is:
-	// no copy (a serialization round trip) of a large profile at start-up.
-	if r, err := prepare(s.p, Top, DefaultOptions()); err == nil {
-		fmt.Fprintln(s.Stderr, strings.Join(r.profileLabels(), "\n"))
-		if r.total == 0 && len(s.p.SampleType) > 1 {
+	if labels, total, err := report.Describe(s.p); err == nil {
+		fmt.Fprintln(s.Stderr, strings.Join(labels, "\n"))
+		if total == 0 && len(s.p.SampleType) > 1 {
 			fmt.Fprintln(s.Stderr, "No samples were found with the default sample value type.")
 			fmt.Fprintln(s.Stderr, `Try "sample_index" command to analyze different sample values.`)
 			fmt.Fprintln(s.Stderr)
@@ -118,24 +138,33 @@ func (s *Shell) expand(in string) []string {
 
 var tailDigits = regexp.MustCompile("[0-9]+$")
 
-// shellReports maps the shell's report commands to reports; text is
-// pprof's other name for top.
-var shellReports = map[string]Kind{
-	"top": Top, "text": Top, "peek": Peek, "tree": Tree, "list": List,
-	"traces": Traces, "tags": Tags, "raw": Raw,
+// reports maps the shell's report commands to reports; text is pprof's
+// other name for top.
+var reports = map[string]report.Kind{
+	"top": report.Top, "text": report.Top, "peek": report.Peek, "tree": report.Tree, "list": report.List,
+	"traces": report.Traces, "tags": report.Tags, "raw": report.Raw,
+}
+
+// splitCommand separates a report command from its node count: "top10"
+// is top with 10.
+func splitCommand(name string) (cmd, count string) {
+	if _, ok := reports[name]; ok {
+		return name, ""
+	}
+	if d := tailDigits.FindString(name); d != "" && d != name {
+		return name[:len(name)-len(d)], d
+	}
+	return name, ""
 }
 
 // report runs a report command line such as "top5 -cum main >out.txt".
 func (s *Shell) report(tokens []string) error {
-	name, args := tokens[0], tokens[1:]
-	k, ok := shellReports[name]
-	if !ok {
-		if d := tailDigits.FindString(name); d != "" && d != name {
-			name = name[:len(name)-len(d)]
-			args = append([]string{d}, args...)
-			k, ok = shellReports[name]
-		}
+	name, count := splitCommand(tokens[0])
+	args := tokens[1:]
+	if count != "" {
+		args = append([]string{count}, args...)
 	}
+	k, ok := reports[name]
 	switch {
 	case ok:
 	case pprofOnly[name]:
@@ -150,7 +179,7 @@ func (s *Shell) report(tokens []string) error {
 		return fmt.Errorf("unrecognized command: %q", name)
 	}
 	o := s.o
-	if k == Peek || k == List {
+	if k == report.Peek || k == report.List {
 		if len(args) == 0 {
 			return fmt.Errorf("command %s requires an argument", name)
 		}
@@ -165,7 +194,7 @@ func (s *Shell) report(tokens []string) error {
 
 // parseReportArgs applies a report command's arguments: a node count,
 // -cum, focus regexps, -ignore regexps and ">file".
-func parseReportArgs(o *Options, k Kind, name string, args []string) (out string, err error) {
+func parseReportArgs(o *report.Options, k report.Kind, name string, args []string) (out string, err error) {
 	var focus, ignore string
 	for i := 0; i < len(args); i++ {
 		t := args[i]
@@ -192,10 +221,10 @@ func parseReportArgs(o *Options, k Kind, name string, args []string) (out string
 			focus = joinRegexps(focus, t)
 		}
 	}
-	if k == Tags {
-		o.TagFocus, o.TagIgnore = orDefault(focus, o.TagFocus), orDefault(ignore, o.TagIgnore)
+	if k == report.Tags {
+		o.TagFocus, o.TagIgnore = cmp.Or(focus, o.TagFocus), cmp.Or(ignore, o.TagIgnore)
 	} else {
-		o.Focus, o.Ignore = orDefault(focus, o.Focus), orDefault(ignore, o.Ignore)
+		o.Focus, o.Ignore = cmp.Or(focus, o.Focus), cmp.Or(ignore, o.Ignore)
 	}
 	if o.NodeCount == -1 && (name == "top" || name == "text") {
 		o.NodeCount = 10
@@ -210,32 +239,26 @@ func joinRegexps(a, b string) string {
 	return a + b
 }
 
-func orDefault(v, def string) string {
-	if v != "" {
-		return v
-	}
-	return def
-}
-
 // generate runs one report on a copy of the profile when the report would
-// change it (filters, raw), writing to stdout or to the file out.
-func (s *Shell) generate(k Kind, o Options, out string) error {
+// change it (filters, raw), writing to stdout or to the file out. A file
+// is written only once the report is complete, as pprof does: a failing
+// report leaves an existing file as it was.
+func (s *Shell) generate(k report.Kind, o report.Options, out string) error {
 	p := s.p
-	if k == Raw || len(o.activeFilters()) > 0 {
+	if k == report.Raw || len(o.ActiveFilters()) > 0 {
 		p = p.Copy()
 	}
 	o.Warnings = s.Stderr
 	if out == "" {
-		return Generate(s.Stdout, p, k, o)
+		return report.Generate(s.Stdout, p, k, o)
 	}
-	f, err := os.Create(out)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := report.Generate(&buf, p, k, o); err != nil {
 		return err
 	}
 	fmt.Fprintln(s.Stderr, "Generating report in", out)
-	if err := Generate(f, p, k, o); err != nil {
-		f.Close()
+	return atomicfile.Write(out, func(w io.Writer) error {
+		_, err := buf.WriteTo(w)
 		return err
-	}
-	return f.Close()
+	})
 }
