@@ -67,8 +67,6 @@ func fuzzScan(t *testing.T, data []byte) {
 	if ss.Samples < 0 || ss.RunQueue.P99 > ss.RunQueue.Max || ss.LocalRunQueue.P99 > ss.LocalRunQueue.Max {
 		t.Fatalf("inconsistent sched summary %+v", ss)
 	}
-	GCCharts(gc.Points())
-	SchedCharts(sched.Points())
 	gs.WriteText(&back)
 	ss.WriteText(&back)
 }

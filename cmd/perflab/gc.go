@@ -99,7 +99,7 @@ func runGC(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args 
 	if !tr.ran && sum.GCs == 0 {
 		return fmt.Errorf("%s: no gctrace lines (run the program with GODEBUG=gctrace=1)", tr.name)
 	}
-	charts := func() []chart.Chart { return godebug.GCCharts(a.Points()) }
+	charts := func() []chart.Chart { return gcCharts(a.Points()) }
 	if err := writeReport(flags, stdout, sum, sum.WriteText, "perflab gc: "+tr.name, charts); err != nil {
 		return err
 	}

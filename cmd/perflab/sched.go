@@ -71,7 +71,7 @@ func runSched(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	if !tr.ran && sum.Samples == 0 {
 		return fmt.Errorf("%s: no schedtrace lines (run the program with GODEBUG=schedtrace=1000)", tr.name)
 	}
-	charts := func() []chart.Chart { return godebug.SchedCharts(a.Points()) }
+	charts := func() []chart.Chart { return schedCharts(a.Points()) }
 	if err := writeReport(flags, stdout, sum, sum.WriteText, "perflab sched: "+tr.name, charts); err != nil {
 		return err
 	}
