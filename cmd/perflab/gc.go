@@ -191,15 +191,33 @@ func (r *traceReader) recorder(name string) func(godebug.Record) {
 	}
 }
 
-// run runs the program in argv under the GODEBUG settings.
+// run runs the program in argv under the GODEBUG settings. "go test" and
+// "go run" are built first, without them, and only the binary is traced.
 func (r *traceReader) run(ctx context.Context, argv []string) (*traceRun, error) {
+	name, dir := argv[0], ""
+	plan, err := parseGoPlan(argv)
+	if err != nil {
+		return nil, err
+	}
+	if plan != nil {
+		tmp, err := os.MkdirTemp("", "perflab-build-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		name = "go " + plan.verb + " " + strings.Join(plan.pkgs, " ")
+		if argv, dir, err = plan.prepare(ctx, tmp, r.stderr); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(r.stderr, "perflab %s: built %s first; tracing only the program it built\n", r.cmd.name, name)
+	}
 	line := term.NewLine(r.stderr)
 	// The program's own output to the terminal would run into the line.
 	showProgress := line.Enabled() && !term.IsTerminal(r.stdout)
 	var last time.Time
-	h := r.recorder(argv[0])
+	h := r.recorder(name)
 	cmd := &godebug.Command{
-		Path: argv[0], Args: argv[1:], Settings: r.settings,
+		Path: argv[0], Args: argv[1:], Dir: dir, Settings: r.settings,
 		Stdin: r.stdin, Stdout: r.stdout,
 		Stderr:    clearingWriter{w: r.stderr, line: line},
 		PassTrace: r.flags.verbose,
@@ -214,9 +232,9 @@ func (r *traceReader) run(ctx context.Context, argv []string) (*traceRun, error)
 	status, elapsed, err := cmd.Run(ctx)
 	line.Clear()
 	if err != nil {
-		return nil, fmt.Errorf("running %s: %w", argv[0], err)
+		return nil, fmt.Errorf("running %s: %w", name, err)
 	}
-	return &traceRun{name: argv[0], ran: true, status: status, elapsed: elapsed}, nil
+	return &traceRun{name: name, ran: true, status: status, elapsed: elapsed}, nil
 }
 
 // clearingWriter erases the progress line before passing output through.
