@@ -29,8 +29,12 @@ share, stop-the-world pauses (sweep plus mark termination) as p50/p90/p99/max
 and how many exceed 100µs, concurrent mark time, the share of GC CPU spent
 in assists, the heap over time, forced GCs, and a verdict on the live heap:
 "possible leak" when a least-squares trend shows it still growing at the
-end of the run, "steady" otherwise. Other lines are ignored; malformed trace
-lines are counted and reported.
+end of a run of at least 10 GCs and 5 s, "heap growing; too short to call
+it a leak" when it grows over a shorter run (a program still loading its
+data looks the same), "steady" otherwise. Other lines are ignored;
+malformed trace lines are counted and reported. A trace of several
+processes one after another (the GC numbering or the clock goes back) is
+summarised process by process.
 
 With -- it runs PROGRAM with gctrace=1 merged into any GODEBUG it already
 has, passes its standard output and error through (without the trace lines
@@ -38,7 +42,10 @@ unless -v), analyses the trace as it comes, prints the summary when the
 program exits or on Ctrl-C (the program gets 2s to stop on its own, then an
 interrupt), and exits with the program's status. The
 summary goes to standard output after the program's own output; use -o to
-keep them apart.
+keep them apart. "go test PKG [flags]" and "go run PKG [args]" are built
+first without GODEBUG (go test -c, go build), so that the go command's,
+the compiler's and the linker's collections stay out; then only the binary
+runs, the test binary in its package directory with the test flags.
 
 Flags:
   -json       print the summary as JSON (schema in docs/godebug.md)
@@ -50,7 +57,7 @@ Flags:
 Examples:
   GODEBUG=gctrace=1 ./server 2> gc.log; perflab gc gc.log
   perflab gc -html gc.html -- ./server -addr 127.0.0.1:8080
-  go test -c -o pkg.test ./pkg && perflab gc -json -- ./pkg.test -test.run TestBig
+  perflab gc -json -- go test -run TestBig ./pkg
   GODEBUG=gctrace=1 ./server 2>&1 >/dev/null | perflab gc -
 `,
 }
