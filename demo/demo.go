@@ -24,8 +24,9 @@ type Options struct {
 	// search; the benchmark's own is havlak.Repetitions (50), perflab
 	// demo's default DefaultReps.
 	Reps int
-	// ProfileDir, if not empty, receives the naive run's profiles as
-	// naive.cpu.pprof and naive.allocs.pprof, for perflab top and friends.
+	// ProfileDir, if not empty, receives the profiles as naive.cpu.pprof,
+	// naive.allocs.pprof and tuned.cpu.pprof, and the demo ends by
+	// printing perflab commands to try on them (Result.Next).
 	ProfileDir string
 	// Progress receives a progress line when it is a terminal (see
 	// internal/term); nil means none.
@@ -43,6 +44,7 @@ type Result struct {
 	Hottest      string  // the workload function with the most CPU time attributed (full name)
 	Sites        []Site  // the naive run's allocation sites, biggest first
 	Verdict      string
+	Next         []string // perflab command lines to try on the profiles in ProfileDir
 }
 
 // Run performs the demo, writing the report to w.
@@ -129,13 +131,21 @@ func (d *demoRun) saveProfiles(cpu, allocs []byte) error {
 	if dir == "" {
 		return nil
 	}
-	for name, data := range map[string][]byte{"naive.cpu.pprof": cpu, "naive.allocs.pprof": allocs} {
+	for name, data := range map[string][]byte{naiveCPUFile: cpu, naiveAllocsFile: allocs} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return err
 		}
 	}
 	d.printf("profiles written to %s\n", dir)
 	return nil
+}
+
+// saveTuned writes the tuned run's CPU profile to Options.ProfileDir.
+func (d *demoRun) saveTuned(cpu []byte) error {
+	if d.opts.ProfileDir == "" {
+		return nil
+	}
+	return os.WriteFile(filepath.Join(d.opts.ProfileDir, tunedCPUFile), cpu, 0o644)
 }
 
 func (d *demoRun) analyse(context.Context) error {
@@ -190,5 +200,9 @@ func (d *demoRun) runTuned(ctx context.Context) error {
 	}
 	writeTable(d.w, d.res.Naive, m)
 	d.printf("\nBoth runs were under the CPU profiler. Peak memory is what the Go runtime held\nmapped from the OS (runtime/metrics), sampled every 5 ms.\n")
+	if err := d.saveTuned(m.CPUProfile); err != nil {
+		return err
+	}
+	d.printNext()
 	return nil
 }

@@ -54,7 +54,10 @@ func TestRun(t *testing.T) {
 	if res.Tuned.Allocs >= res.Naive.Allocs || res.Tuned.AllocBytes >= res.Naive.AllocBytes {
 		t.Errorf("tuned allocated %d objects (%d B), naive %d (%d B)", res.Tuned.Allocs, res.Tuned.AllocBytes, res.Naive.Allocs, res.Naive.AllocBytes)
 	}
-	for _, name := range []string{"naive.cpu.pprof", "naive.allocs.pprof"} {
+	if len(res.Next) < 3 || !strings.Contains(text, "  "+res.Next[1]+"\n") || !strings.Contains(res.Next[1], "'"+shortName(res.Hottest)+"'") {
+		t.Errorf("commands to try next %q do not list the hottest function %s, or are not printed", res.Next, res.Hottest)
+	}
+	for _, name := range []string{"naive.cpu.pprof", "naive.allocs.pprof", "tuned.cpu.pprof"} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
@@ -73,5 +76,25 @@ func TestRunBadOptions(t *testing.T) {
 	os.WriteFile(file, nil, 0o644)
 	if _, err := Run(context.Background(), &bytes.Buffer{}, Options{ProfileDir: filepath.Join(file, "sub")}); err == nil {
 		t.Error("profile directory under a file: no error")
+	}
+}
+
+func TestFuncRegexpAndQuoting(t *testing.T) {
+	for _, tt := range []struct{ fn, want string }{
+		{havlakPrefix + "DFS", "havlak.DFS"},
+		{havlakPrefix + "(*LoopFinder).FindLoops", `havlak\.\(\*LoopFinder\)\.FindLoops`},
+	} {
+		if got := funcRegexp(tt.fn); got != tt.want {
+			t.Errorf("funcRegexp(%q) = %q, want %q", tt.fn, got, tt.want)
+		}
+	}
+	for _, tt := range []struct{ s, want string }{
+		{"perflab-demo/naive.cpu.pprof", "perflab-demo/naive.cpu.pprof"},
+		{"my profiles/naive.cpu.pprof", "'my profiles/naive.cpu.pprof'"},
+		{"it's", `'it'\''s'`},
+	} {
+		if got := shellQuote(tt.s); got != tt.want {
+			t.Errorf("shellQuote(%q) = %q, want %q", tt.s, got, tt.want)
+		}
 	}
 }

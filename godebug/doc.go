@@ -31,5 +31,10 @@
 // GCAnalyzer and SchedAnalyzer turn the records into a GCSummary and a
 // SchedSummary: pause percentiles, GC CPU share, a live-heap trend with a
 // leak verdict, idle processors, run-queue lengths and a saturation and
-// imbalance verdict. They keep bounded memory however long the stream.
+// imbalance verdict. They keep bounded memory however long the stream. A
+// stream holding several processes' traces one after another (the GC
+// numbering or the clock goes back) is summarised process by process.
+//
+// The package does no terminal I/O and draws no charts; cmd/perflab builds
+// charts from the analyzers' Points.
 package godebug

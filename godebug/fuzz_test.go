@@ -63,12 +63,18 @@ func fuzzScan(t *testing.T, data []byte) {
 	if gs.GCs < 0 || gs.PausesOver100us > gs.GCs || gs.ForcedGCs > gs.GCs {
 		t.Fatalf("inconsistent GC summary %+v", gs)
 	}
+	if len(gs.EarlierProcesses)+gs.EarlierProcessesOmitted != max(gs.Processes-1, 0) || len(gs.EarlierProcesses) > maxProcesses {
+		t.Fatalf("%d processes, %d earlier summaries, %d omitted", gs.Processes, len(gs.EarlierProcesses), gs.EarlierProcessesOmitted)
+	}
+	for _, e := range gs.EarlierProcesses {
+		if e.GCs == 0 {
+			t.Fatalf("process %d summarised with no GCs", e.Process)
+		}
+	}
 	ss := sched.Summary()
 	if ss.Samples < 0 || ss.RunQueue.P99 > ss.RunQueue.Max || ss.LocalRunQueue.P99 > ss.LocalRunQueue.Max {
 		t.Fatalf("inconsistent sched summary %+v", ss)
 	}
-	GCCharts(gc.Points())
-	SchedCharts(sched.Points())
 	gs.WriteText(&back)
 	ss.WriteText(&back)
 }

@@ -11,7 +11,7 @@ const maxPoints = 1 << 17
 // A GCPoint is one collection as summaries and charts use it.
 type GCPoint struct {
 	N          int
-	Start      time.Duration // since program start (made monotonic across restarts)
+	Start      time.Duration // since program start
 	CPUPercent int
 	Pause      time.Duration
 	Mark       time.Duration
@@ -31,7 +31,26 @@ func (p GCPoint) Retained() int64 {
 }
 
 // A GCAnalyzer accumulates gctrace records. Its zero value is ready to use.
+//
+// One stream may hold the traces of several processes one after another:
+// a go command and the compiler, linker and program it runs, or traces
+// joined end to end. A new process starts where the GC numbering goes back
+// (to "gc 1") or the @ time goes back; each process is summarised on its
+// own, so that one program's pauses and heap never mix with another's.
 type GCAnalyzer struct {
+	cur       gcProcess
+	earlier   []*GCSummary // finished processes, at most maxProcesses
+	omitted   int          // finished processes past maxProcesses
+	processes int
+	malformed int
+}
+
+// maxProcesses bounds the summaries of finished processes a GCAnalyzer or
+// SchedAnalyzer keeps; later ones are counted, not summarised.
+const maxProcesses = 100
+
+// gcProcess accumulates the collections of one process.
+type gcProcess struct {
 	points    []GCPoint
 	dec       decimator
 	n         int
@@ -45,8 +64,6 @@ type GCAnalyzer struct {
 	assistSum time.Duration
 	first     GC
 	last      GC
-	offset    time.Duration // added to Start after the trace's clock went back
-	malformed int
 }
 
 // Add takes one record; records other than *GC and *SyntaxError are ignored.
@@ -62,43 +79,64 @@ func (a *GCAnalyzer) Add(rec Record) {
 }
 
 func (a *GCAnalyzer) addGC(g *GC) {
-	if a.n > 0 && g.Start+a.offset < a.last.Start {
-		a.offset = a.last.Start // a new run of the program, or a reset clock
+	if a.cur.n > 0 && (g.N <= a.cur.last.N || g.Start < a.cur.last.Start) {
+		a.finish()
 	}
-	gc := *g
-	gc.Start += a.offset
-	if a.n == 0 {
-		a.first = gc
+	if a.cur.n == 0 {
+		a.processes++
 	}
-	a.last = gc
-	a.n++
-	if gc.Forced {
-		a.forced++
+	a.cur.add(g)
+}
+
+// finish summarises the current process and starts afresh.
+func (a *GCAnalyzer) finish() {
+	if len(a.earlier) < maxProcesses {
+		s := a.cur.summary(0)
+		s.Process = a.processes
+		a.earlier = append(a.earlier, s)
+	} else {
+		a.omitted++
 	}
-	pause := gc.Pause()
-	a.pauseSum += pause
-	a.pauseMax = max(a.pauseMax, pause)
+	a.cur = gcProcess{}
+}
+
+func (p *gcProcess) add(g *GC) {
+	if p.n == 0 {
+		p.first = *g
+	}
+	p.last = *g
+	p.n++
+	if g.Forced {
+		p.forced++
+	}
+	pause := g.Pause()
+	p.pauseSum += pause
+	p.pauseMax = max(p.pauseMax, pause)
 	if pause > 100*time.Microsecond {
-		a.over100++
+		p.over100++
 	}
-	a.markSum += gc.Mark
-	a.markMax = max(a.markMax, gc.Mark)
-	a.cpuSum += gc.CPU()
-	a.assistSum += gc.AssistCPU
-	a.points = thin(&a.dec, a.points, GCPoint{
-		N: gc.N, Start: gc.Start, CPUPercent: gc.CPUPercent,
-		Pause: pause, Mark: gc.Mark,
-		HeapStart: gc.HeapStart, HeapEnd: gc.HeapEnd, HeapLive: gc.HeapLive, HeapGoal: gc.HeapGoal,
-		Forced: gc.Forced,
+	p.markSum += g.Mark
+	p.markMax = max(p.markMax, g.Mark)
+	p.cpuSum += g.CPU()
+	p.assistSum += g.AssistCPU
+	p.points = thin(&p.dec, p.points, GCPoint{
+		N: g.N, Start: g.Start, CPUPercent: g.CPUPercent,
+		Pause: pause, Mark: g.Mark,
+		HeapStart: g.HeapStart, HeapEnd: g.HeapEnd, HeapLive: g.HeapLive, HeapGoal: g.HeapGoal,
+		Forced: g.Forced,
 	})
 }
 
-// GCs returns the number of collections seen so far.
-func (a *GCAnalyzer) GCs() int { return a.n }
+// GCs returns the number of collections of the current (last) process
+// seen so far.
+func (a *GCAnalyzer) GCs() int { return a.cur.n }
 
-// Last returns the last collection seen (made monotonic like GCPoint).
-func (a *GCAnalyzer) Last() GC { return a.last }
+// Processes returns the number of processes seen so far.
+func (a *GCAnalyzer) Processes() int { return a.processes }
 
-// Points returns the collections kept for charts: all of them, or an
-// evenly thinned sample of very long traces.
-func (a *GCAnalyzer) Points() []GCPoint { return a.points }
+// Last returns the last collection seen.
+func (a *GCAnalyzer) Last() GC { return a.cur.last }
+
+// Points returns the collections of the current (last) process kept for
+// charts: all of them, or an evenly thinned sample of very long traces.
+func (a *GCAnalyzer) Points() []GCPoint { return a.cur.points }

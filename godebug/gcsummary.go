@@ -1,12 +1,20 @@
 package godebug
 
 import (
+	"slices"
 	"time"
 )
 
 // A GCSummary is what a gctrace says about a program's collector. Its JSON
 // form is documented in docs/godebug.md.
+//
+// A trace of several processes (see GCAnalyzer) is summarised process by
+// process: the summary's own figures are those of the last process, and
+// EarlierProcesses holds the summaries of the ones before it.
 type GCSummary struct {
+	Processes int `json:"processes"` // processes in the trace; set on the top summary
+	Process   int `json:"process"`   // 1-based number of the process summarised
+
 	GCs             int     `json:"gcs"`
 	ForcedGCs       int     `json:"forced_gcs"`
 	DurationSeconds float64 `json:"duration_seconds"`
@@ -33,7 +41,12 @@ type GCSummary struct {
 	Verdict       string  `json:"verdict"`
 
 	OverTime       []GCWindow `json:"over_time"`
-	MalformedLines int        `json:"malformed_lines"`
+	MalformedLines int        `json:"malformed_lines"` // in the whole trace; on the top summary
+
+	// EarlierProcesses are the summaries of the processes before the
+	// last, in order (at most 100; EarlierProcessesOmitted counts the rest).
+	EarlierProcesses        []*GCSummary `json:"earlier_processes,omitempty"`
+	EarlierProcessesOmitted int          `json:"earlier_processes_omitted,omitempty"`
 }
 
 // Quantiles summarise a distribution.
@@ -66,9 +79,23 @@ type GCWindow struct {
 
 // Summary summarises the collections seen so far. elapsed is how long the
 // program ran, when the caller knows it (it ran the program); otherwise 0,
-// and the span of the trace is used.
+// and the span of the trace is used. With several processes in the trace
+// elapsed is not used: it is not any one process's run time.
 func (a *GCAnalyzer) Summary(elapsed time.Duration) *GCSummary {
-	s := &GCSummary{GCs: a.n, ForcedGCs: a.forced, MalformedLines: a.malformed}
+	if a.processes > 1 {
+		elapsed = 0
+	}
+	s := a.cur.summary(elapsed)
+	s.Processes, s.Process = a.processes, a.processes
+	s.MalformedLines = a.malformed
+	s.EarlierProcesses = slices.Clone(a.earlier)
+	s.EarlierProcessesOmitted = a.omitted
+	return s
+}
+
+// summary summarises the collections of one process.
+func (a *gcProcess) summary(elapsed time.Duration) *GCSummary {
+	s := &GCSummary{GCs: a.n, ForcedGCs: a.forced}
 	if a.n == 0 {
 		s.Verdict = "no GC trace lines: run the program with GODEBUG=gctrace=1"
 		return s
@@ -104,7 +131,7 @@ func (a *GCAnalyzer) Summary(elapsed time.Duration) *GCSummary {
 	s.MarkMaxSeconds = a.markMax.Seconds()
 	s.HeapLive = rangeOf(a.points, func(p GCPoint) int64 { return p.HeapLive })
 	s.HeapGoal = rangeOf(a.points, func(p GCPoint) int64 { return p.HeapGoal })
-	t := LiveHeapTrend(a.points)
+	t := tooShort(LiveHeapTrend(a.points), a.n, max(elapsed, a.last.Start))
 	s.LiveHeapTrend, s.TrendR2, s.LeakSuspected, s.Verdict = t.BytesPerSecond, t.R2, t.Leak, t.Verdict
 	s.OverTime = windows(a.points, 4)
 	return s

@@ -7,13 +7,47 @@ import (
 	"text/tabwriter"
 )
 
-// WriteText writes the summary for a person to read.
+// WriteText writes the summary for a person to read; a trace of several
+// processes gets a section for each.
 func (s *GCSummary) WriteText(w io.Writer) error {
 	if s.GCs == 0 {
 		_, err := fmt.Fprintf(w, "GC: %s\n", s.Verdict)
 		return err
 	}
 	b := new(strings.Builder)
+	multi := processesHeader(b, s.Processes, s.EarlierProcessesOmitted)
+	for _, e := range s.EarlierProcesses {
+		fmt.Fprintf(b, "== Process %d of %d\n\n", e.Process, s.Processes)
+		e.writeText(b)
+		b.WriteString("\n")
+	}
+	if multi {
+		fmt.Fprintf(b, "== Process %d of %d\n\n", s.Process, s.Processes)
+	}
+	s.writeText(b)
+	if s.MalformedLines > 0 {
+		fmt.Fprintf(b, "\nMalformed:      %d trace lines could not be parsed\n", s.MalformedLines)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// processesHeader says how many processes a trace holds when there are
+// several, and reports whether there are.
+func processesHeader(b *strings.Builder, processes, omitted int) bool {
+	if processes < 2 {
+		return false
+	}
+	fmt.Fprintf(b, "%d processes in this trace; summarised separately", processes)
+	if omitted > 0 {
+		fmt.Fprintf(b, " (the %d after the first %d and before the last are counted only)", omitted, maxProcesses)
+	}
+	b.WriteString(".\n\n")
+	return true
+}
+
+// writeText writes the figures of one process.
+func (s *GCSummary) writeText(b *strings.Builder) {
 	fmt.Fprintf(b, "GCs:            %d over %s (%.2f/s), %d forced, %d P\n",
 		s.GCs, secs(s.DurationSeconds), s.GCsPerSecond, s.ForcedGCs, s.Procs)
 	fmt.Fprintf(b, "GC CPU:         %d%% of CPU since start (runtime's figure); %s of GC CPU time, %.0f%% of it assists\n",
@@ -27,9 +61,6 @@ func (s *GCSummary) WriteText(w io.Writer) error {
 		mb(s.HeapLive.First), mb(s.HeapLive.Last), mb(s.HeapLive.Min), mb(s.HeapLive.Max),
 		mb(s.HeapGoal.First), mb(s.HeapGoal.Last))
 	fmt.Fprintf(b, "Verdict:        %s\n", s.Verdict)
-	if s.MalformedLines > 0 {
-		fmt.Fprintf(b, "Malformed:      %d trace lines could not be parsed\n", s.MalformedLines)
-	}
 	b.WriteString("\nOver time (last GC of each quarter of the run):\n")
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "at\tGCs\tGC CPU\tmax pause\theap start\tend\tlive\tgoal\t")
@@ -38,17 +69,35 @@ func (s *GCSummary) WriteText(w io.Writer) error {
 			secs(o.PauseMax), mb(o.HeapStart), mb(o.HeapEnd), mb(o.HeapLive), mb(o.HeapGoal))
 	}
 	tw.Flush()
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
-// WriteText writes the summary for a person to read.
+// WriteText writes the summary for a person to read; a trace of several
+// processes gets a section for each.
 func (s *SchedSummary) WriteText(w io.Writer) error {
 	if s.Samples == 0 {
 		_, err := fmt.Fprintf(w, "Scheduler: %s\n", s.Verdict)
 		return err
 	}
 	b := new(strings.Builder)
+	multi := processesHeader(b, s.Processes, s.EarlierProcessesOmitted)
+	for _, e := range s.EarlierProcesses {
+		fmt.Fprintf(b, "== Process %d of %d\n\n", e.Process, s.Processes)
+		e.writeText(b)
+		b.WriteString("\n")
+	}
+	if multi {
+		fmt.Fprintf(b, "== Process %d of %d\n\n", s.Process, s.Processes)
+	}
+	s.writeText(b)
+	if s.MalformedLines > 0 {
+		fmt.Fprintf(b, "\nMalformed:      %d trace lines could not be parsed\n", s.MalformedLines)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeText writes the figures of one process.
+func (s *SchedSummary) writeText(b *strings.Builder) {
 	procs := fmt.Sprint(s.GOMAXPROCS)
 	if s.GOMAXPROCSMin != s.GOMAXPROCSMax {
 		procs += fmt.Sprintf(" (varied %d-%d)", s.GOMAXPROCSMin, s.GOMAXPROCSMax)
@@ -73,9 +122,6 @@ func (s *SchedSummary) WriteText(w io.Writer) error {
 		fmt.Fprintf(b, "Goroutines:     %s (last detailed sample)\n", strings.Join(parts, ", "))
 	}
 	fmt.Fprintf(b, "Verdict:        %s\n", s.Verdict)
-	if s.MalformedLines > 0 {
-		fmt.Fprintf(b, "Malformed:      %d trace lines could not be parsed\n", s.MalformedLines)
-	}
 	b.WriteString("\nOver time (each quarter of the trace):\n")
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "until\tsamples\tidle Ps\tglobal queue max\tper-P queue max\tthreads max\t")
@@ -84,8 +130,6 @@ func (s *SchedSummary) WriteText(w io.Writer) error {
 			o.RunQueueMax, o.LocalRunQueueMax, o.ThreadsMax)
 	}
 	tw.Flush()
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // secs formats seconds with a unit that suits its size.

@@ -46,6 +46,7 @@ func MergeGODEBUG(env []string, settings ...string) []string {
 type Command struct {
 	Path     string
 	Args     []string
+	Dir      string    // the program's working directory; "" for perflab's own
 	Settings []string  // GODEBUG settings, e.g. "gctrace=1"
 	Stdin    io.Reader // passed to the program; nil for none
 	Stdout   io.Writer // the program's standard output, passed through
@@ -70,6 +71,7 @@ type Command struct {
 func (c *Command) Run(ctx context.Context) (status int, elapsed time.Duration, err error) {
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Env = MergeGODEBUG(os.Environ(), c.Settings...)
+	cmd.Dir = c.Dir
 	cmd.Stdin, cmd.Stdout = c.Stdin, c.Stdout
 	pipe, err := cmd.StderrPipe()
 	if err != nil {

@@ -24,22 +24,33 @@ type SchedPoint struct {
 // A SchedAnalyzer accumulates schedtrace records. Its zero value is ready
 // to use. With scheddetail=1 the per-P run queues come from the P lines
 // that follow each summary line.
+//
+// As with GCAnalyzer, a stream may hold the traces of several processes
+// one after another; a new one starts where the SCHED time goes back (a
+// new "SCHED 0ms"), and each is summarised on its own.
 type SchedAnalyzer struct {
-	points    []SchedPoint
-	dec       decimator
-	n         int
-	cur       *SchedPoint // sample still taking P lines
-	curLocal  []int
-	globalQ   counts // global run queue lengths over all samples
-	localQ    counts // per-P run queue lengths over all samples and Ps
-	started   bool
-	sum       schedSums
-	waits     map[string]int // goroutines by wait reason, last detailed block
-	blockG    map[string]int // being filled by the current block
+	cur       schedProcess
+	earlier   []*SchedSummary // finished processes, at most maxProcesses
+	omitted   int             // finished processes past maxProcesses
+	processes int
 	malformed int
-	offset    time.Duration
-	lastAt    time.Duration
-	first     time.Duration
+}
+
+// schedProcess accumulates the samples of one process.
+type schedProcess struct {
+	points   []SchedPoint
+	dec      decimator
+	n        int
+	cur      *SchedPoint // sample still taking P lines
+	curLocal []int
+	globalQ  counts // global run queue lengths over all samples
+	localQ   counts // per-P run queue lengths over all samples and Ps
+	started  bool
+	sum      schedSums
+	waits    map[string]int // goroutines by wait reason, last detailed block
+	blockG   map[string]int // being filled by the current block
+	lastAt   time.Duration
+	first    time.Duration
 }
 
 // schedSums are running totals over every sample, kept or not.
@@ -84,23 +95,30 @@ func (c *counts) add(v int) {
 // Add takes one record; records other than the sched kinds and
 // *SyntaxError are ignored.
 func (a *SchedAnalyzer) Add(rec Record) {
+	p := &a.cur
 	switch r := rec.(type) {
 	case *Sched:
-		a.flush()
-		a.start(r)
+		p.flush()
+		if p.n > 0 && (r.At < p.lastAt || r.At == 0) {
+			a.finish()
+		}
+		if p.n == 0 {
+			a.processes++
+		}
+		p.start(r)
 	case *SchedP:
-		if a.cur != nil {
-			a.curLocal = append(a.curLocal, r.RunQueue)
+		if p.cur != nil {
+			p.curLocal = append(p.curLocal, r.RunQueue)
 		}
 	case *SchedG:
-		if a.blockG == nil {
+		if p.blockG == nil {
 			break
 		}
 		reason := r.WaitReason
-		if _, ok := a.blockG[reason]; !ok && len(a.blockG) >= maxWaitReasons {
+		if _, ok := p.blockG[reason]; !ok && len(p.blockG) >= maxWaitReasons {
 			reason = "other"
 		}
-		a.blockG[reason]++
+		p.blockG[reason]++
 	case *SyntaxError:
 		switch r.Kind {
 		case "SCHED", "P", "M", "G":
@@ -109,12 +127,20 @@ func (a *SchedAnalyzer) Add(rec Record) {
 	}
 }
 
-func (a *SchedAnalyzer) start(r *Sched) {
-	at := r.At + a.offset
-	if a.n > 0 && at < a.lastAt {
-		a.offset = a.lastAt
-		at = r.At + a.offset
+// finish summarises the current process and starts afresh.
+func (a *SchedAnalyzer) finish() {
+	if len(a.earlier) < maxProcesses {
+		s := a.cur.summary()
+		s.Process = a.processes
+		a.earlier = append(a.earlier, s)
+	} else {
+		a.omitted++
 	}
+	a.cur = schedProcess{}
+}
+
+func (a *schedProcess) start(r *Sched) {
+	at := r.At
 	if a.n == 0 {
 		a.first = at
 	}
@@ -131,7 +157,7 @@ func (a *SchedAnalyzer) start(r *Sched) {
 }
 
 // flush finishes the current sample.
-func (a *SchedAnalyzer) flush() {
+func (a *schedProcess) flush() {
 	p := a.cur
 	if p == nil {
 		return
@@ -144,7 +170,7 @@ func (a *SchedAnalyzer) flush() {
 	a.addPoint(p, a.curLocal)
 }
 
-func (a *SchedAnalyzer) addPoint(p *SchedPoint, local []int) {
+func (a *schedProcess) addPoint(p *SchedPoint, local []int) {
 	if !a.started {
 		a.started = true
 		a.sum.procsMin = p.GOMAXPROCS
@@ -182,15 +208,19 @@ func (a *SchedAnalyzer) addPoint(p *SchedPoint, local []int) {
 	a.points = thin(&a.dec, a.points, *p)
 }
 
-// Samples returns the number of schedtrace samples seen so far.
-func (a *SchedAnalyzer) Samples() int { return a.n }
+// Samples returns the number of schedtrace samples of the current (last)
+// process seen so far.
+func (a *SchedAnalyzer) Samples() int { return a.cur.n }
 
-// Points returns the samples kept for charts: all of them, or an evenly
-// thinned sample of very long traces. A sample still waiting for its P
-// lines is included.
+// Processes returns the number of processes seen so far.
+func (a *SchedAnalyzer) Processes() int { return a.processes }
+
+// Points returns the samples of the current (last) process kept for
+// charts: all of them, or an evenly thinned sample of very long traces. A
+// sample still waiting for its P lines is included.
 func (a *SchedAnalyzer) Points() []SchedPoint {
-	a.flush()
-	return a.points
+	a.cur.flush()
+	return a.cur.points
 }
 
 // percentile returns the nearest-rank p-th percentile of the counted values.

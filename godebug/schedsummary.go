@@ -11,7 +11,13 @@ import (
 
 // A SchedSummary is what a schedtrace says about a program's scheduler.
 // Its JSON form is documented in docs/godebug.md.
+//
+// A trace of several processes (see SchedAnalyzer) is summarised process
+// by process, as GCSummary is.
 type SchedSummary struct {
+	Processes int `json:"processes"` // processes in the trace; set on the top summary
+	Process   int `json:"process"`   // 1-based number of the process summarised
+
 	Samples          int     `json:"samples"`
 	DurationSeconds  float64 `json:"duration_seconds"`
 	GOMAXPROCS       int     `json:"gomaxprocs"` // at the last sample
@@ -38,7 +44,12 @@ type SchedSummary struct {
 	// WaitReasons counts goroutines by wait reason in the last
 	// scheddetail=1 block; nil without scheddetail.
 	WaitReasons    map[string]int `json:"wait_reasons,omitempty"`
-	MalformedLines int            `json:"malformed_lines"`
+	MalformedLines int            `json:"malformed_lines"` // in the whole trace; on the top summary
+
+	// EarlierProcesses are the summaries of the processes before the
+	// last, in order (at most 100; EarlierProcessesOmitted counts the rest).
+	EarlierProcesses        []*SchedSummary `json:"earlier_processes,omitempty"`
+	EarlierProcessesOmitted int             `json:"earlier_processes_omitted,omitempty"`
 }
 
 // A SchedWindow summarises the samples in one quarter of the trace.
@@ -64,10 +75,21 @@ const (
 	imbalancedShare = 20 // % of samples with goroutines queued on a P while another P idled
 )
 
-// Summary summarises the samples seen so far.
+// Summary summarises the samples seen so far: those of the last process,
+// with the summaries of the processes before it in EarlierProcesses.
 func (a *SchedAnalyzer) Summary() *SchedSummary {
+	s := a.cur.summary()
+	s.Processes, s.Process = a.processes, a.processes
+	s.MalformedLines = a.malformed
+	s.EarlierProcesses = slices.Clone(a.earlier)
+	s.EarlierProcessesOmitted = a.omitted
+	return s
+}
+
+// summary summarises the samples of one process.
+func (a *schedProcess) summary() *SchedSummary {
 	a.flush()
-	s := &SchedSummary{Samples: a.n, MalformedLines: a.malformed, WaitReasons: a.waits}
+	s := &SchedSummary{Samples: a.n, WaitReasons: a.waits}
 	if a.n == 0 {
 		s.Saturation, s.Imbalance = "unknown", "unknown"
 		s.Verdict = "no schedtrace lines: run the program with GODEBUG=schedtrace=1000"
@@ -115,7 +137,7 @@ func schedWindows(ps []SchedPoint, k int) []SchedWindow {
 	return out
 }
 
-func (a *SchedAnalyzer) verdict(s *SchedSummary) (saturation, imbalance, text string) {
+func (a *schedProcess) verdict(s *SchedSummary) (saturation, imbalance, text string) {
 	switch {
 	case s.SaturatedPercent >= saturatedShare:
 		saturation = "saturated"

@@ -2,6 +2,7 @@ package godebug
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -22,6 +23,28 @@ const (
 	minGCsForVerdict = 5
 	minLeakGrowth    = 2 << 20
 )
+
+// A run shorter than this, in collections or in time since the program
+// started, cannot tell a leak from a program still loading its data.
+const (
+	minGCsForLeak = 10
+	minRunForLeak = 5 * time.Second
+)
+
+// tooShort turns a leak verdict into "heap growing; too short to call it
+// a leak" when the run had fewer than minGCsForLeak collections or lasted
+// less than minRunForLeak (run is how long the program had run at its
+// last collection, or in all when known).
+func tooShort(t Trend, gcs int, run time.Duration) Trend {
+	if !t.Leak || (gcs >= minGCsForLeak && run >= minRunForLeak) {
+		return t
+	}
+	t.Leak = false
+	growth, _ := strings.CutPrefix(t.Verdict, "possible leak: ")
+	t.Verdict = fmt.Sprintf("heap growing; too short to call it a leak (%d GCs over %v; a leak verdict needs at least %d GCs and %v): %s",
+		gcs, run.Round(time.Millisecond), minGCsForLeak, minRunForLeak, growth)
+	return t
+}
 
 // LiveHeapTrend fits a least-squares line to the live heap of the
 // collections over time and judges whether it keeps growing through the

@@ -19,18 +19,20 @@ form under the CPU and heap profilers. Then it reads the profiles as a
 performance engineer would (the top functions, the hottest function's
 annotated source, the biggest allocation sites, a verdict naming them),
 runs the tuned loop finder and compares time, peak memory and
-allocations before and after.
+allocations before and after. It keeps the profiles in a directory
+(./perflab-demo unless -o says otherwise) and ends by printing perflab
+commands to try on them, with the functions the profiles name.
 
 Flags:
   -reps N   repetitions of loop finding after the first search (default 20,
             to finish within a minute on two cores; the benchmark's own is 50)
-  -o DIR    also write the naive run's profiles to DIR (naive.cpu.pprof,
-            naive.allocs.pprof) for perflab top, list, web...
+  -o DIR    keep the profiles in DIR (default perflab-demo): naive.cpu.pprof,
+            naive.allocs.pprof and tuned.cpu.pprof
 
 Examples:
   perflab demo
+  perflab top -cum -nodecount=20 perflab-demo/naive.cpu.pprof
   perflab demo -reps=50 -o havlak-profiles
-  perflab list -source_path=. FindLoops havlak-profiles/naive.cpu.pprof
 `,
 }
 
@@ -39,9 +41,12 @@ func init() { demoCmd.run = runDemo } // runDemo refers to demoCmd
 func runDemo(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(demoCmd)
 	reps := fs.Int("reps", demo.DefaultReps, "repetitions of loop finding after the first search")
-	dir := fs.String("o", "", "write the naive run's profiles to `dir`")
+	dir := fs.String("o", "perflab-demo", "keep the profiles in `dir`")
 	if err := parseFlags(demoCmd, fs, stdout, args); err != nil {
 		return err
+	}
+	if *dir == "" {
+		return usageErrorf("-o: want a directory")
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("demo takes no arguments")

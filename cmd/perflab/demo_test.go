@@ -22,12 +22,18 @@ import (
 // profile it saved: the functions it names must be the ones report's own
 // top (-focus on map operations, -show the workload) ranks first, and its
 // percentages must match the profile.
+//
+// It runs without -o, in a directory of its own, and then runs every
+// command the demo printed for the user to try next: each must succeed on
+// the profiles the demo kept in ./perflab-demo.
 func TestDemo(t *testing.T) {
-	dir := t.TempDir()
-	stdout, stderr, code := runPerflab(t, perflab(t), "demo", "-reps=1", "-o", dir)
+	bin, work := perflab(t), t.TempDir()
+	dir := filepath.Join(work, "perflab-demo")
+	stdout, stderr, code := runPerflabIn(t, work, bin, "demo", "-reps=1")
 	if code != 0 {
 		t.Fatalf("perflab demo: exit %d\n%s", code, stderr)
 	}
+	testNextCommands(t, bin, work, stdout)
 	for _, want := range []string{
 		"# of loops: 76000 (including 1 artificial root node)",
 		"1 search + 1 repetitions (the benchmark does 50; perflab demo -reps=50 runs it in full)",
@@ -68,6 +74,59 @@ func TestDemo(t *testing.T) {
 	if !strings.Contains(stdout, "ROUTINE ======================== "+hot+" in ") {
 		t.Errorf("the listing is not of %s, the hottest workload function:\n%s", hot, stdout)
 	}
+}
+
+// testNextCommands runs, in dir, every perflab command of the demo's last
+// section, as a shell would split it.
+func testNextCommands(t *testing.T, bin, dir, out string) {
+	_, next, ok := strings.Cut(out, "== 7. Now read the profiles yourself (kept in perflab-demo)")
+	if !ok {
+		t.Fatalf("the demo does not end with the commands to try next:\n%s", out)
+	}
+	var ran []string
+	for _, line := range strings.Split(next, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "perflab ") {
+			continue
+		}
+		args := shellWords(t, strings.TrimPrefix(line, "perflab "))
+		stdout, stderr, code := runPerflabIn(t, dir, bin, args...)
+		if code != 0 || stdout == "" {
+			t.Errorf("%s: exit %d, %d bytes of output\n%s", line, code, len(stdout), stderr)
+		}
+		ran = append(ran, line)
+	}
+	if len(ran) < 3 || !strings.Contains(strings.Join(ran, "\n"), "perflab list 'havlak.") {
+		t.Errorf("the demo printed %d commands to try, no perflab list of a havlak function:\n%s", len(ran), next)
+	}
+}
+
+// shellWords splits s as a POSIX shell does words with single quotes.
+func shellWords(t *testing.T, s string) []string {
+	var words []string
+	var w strings.Builder
+	in, quoted := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted, in = !quoted, true
+		case r == ' ' && !quoted:
+			if in {
+				words, in = append(words, w.String()), false
+				w.Reset()
+			}
+		default:
+			w.WriteRune(r)
+			in = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unbalanced quote in %q", s)
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words
 }
 
 // topJSON is report's top as JSON, untrimmed, with -focus and -show.

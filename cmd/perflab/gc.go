@@ -29,8 +29,12 @@ share, stop-the-world pauses (sweep plus mark termination) as p50/p90/p99/max
 and how many exceed 100µs, concurrent mark time, the share of GC CPU spent
 in assists, the heap over time, forced GCs, and a verdict on the live heap:
 "possible leak" when a least-squares trend shows it still growing at the
-end of the run, "steady" otherwise. Other lines are ignored; malformed trace
-lines are counted and reported.
+end of a run of at least 10 GCs and 5 s, "heap growing; too short to call
+it a leak" when it grows over a shorter run (a program still loading its
+data looks the same), "steady" otherwise. Other lines are ignored;
+malformed trace lines are counted and reported. A trace of several
+processes one after another (the GC numbering or the clock goes back) is
+summarised process by process.
 
 With -- it runs PROGRAM with gctrace=1 merged into any GODEBUG it already
 has, passes its standard output and error through (without the trace lines
@@ -38,7 +42,10 @@ unless -v), analyses the trace as it comes, prints the summary when the
 program exits or on Ctrl-C (the program gets 2s to stop on its own, then an
 interrupt), and exits with the program's status. The
 summary goes to standard output after the program's own output; use -o to
-keep them apart.
+keep them apart. "go test PKG [flags]" and "go run PKG [args]" are built
+first without GODEBUG (go test -c, go build), so that the go command's,
+the compiler's and the linker's collections stay out; then only the binary
+runs, the test binary in its package directory with the test flags.
 
 Flags:
   -json       print the summary as JSON (schema in docs/godebug.md)
@@ -50,7 +57,7 @@ Flags:
 Examples:
   GODEBUG=gctrace=1 ./server 2> gc.log; perflab gc gc.log
   perflab gc -html gc.html -- ./server -addr 127.0.0.1:8080
-  go test -c -o pkg.test ./pkg && perflab gc -json -- ./pkg.test -test.run TestBig
+  perflab gc -json -- go test -run TestBig ./pkg
   GODEBUG=gctrace=1 ./server 2>&1 >/dev/null | perflab gc -
 `,
 }
@@ -99,7 +106,7 @@ func runGC(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args 
 	if !tr.ran && sum.GCs == 0 {
 		return fmt.Errorf("%s: no gctrace lines (run the program with GODEBUG=gctrace=1)", tr.name)
 	}
-	charts := func() []chart.Chart { return godebug.GCCharts(a.Points()) }
+	charts := func() []chart.Chart { return gcCharts(a.Points()) }
 	if err := writeReport(flags, stdout, sum, sum.WriteText, "perflab gc: "+tr.name, charts); err != nil {
 		return err
 	}
@@ -191,15 +198,33 @@ func (r *traceReader) recorder(name string) func(godebug.Record) {
 	}
 }
 
-// run runs the program in argv under the GODEBUG settings.
+// run runs the program in argv under the GODEBUG settings. "go test" and
+// "go run" are built first, without them, and only the binary is traced.
 func (r *traceReader) run(ctx context.Context, argv []string) (*traceRun, error) {
+	name, dir := argv[0], ""
+	plan, err := parseGoPlan(argv)
+	if err != nil {
+		return nil, err
+	}
+	if plan != nil {
+		tmp, err := os.MkdirTemp("", "perflab-build-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		name = "go " + plan.verb + " " + strings.Join(plan.pkgs, " ")
+		if argv, dir, err = plan.prepare(ctx, tmp, r.stderr); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(r.stderr, "perflab %s: built %s first; tracing only the program it built\n", r.cmd.name, name)
+	}
 	line := term.NewLine(r.stderr)
 	// The program's own output to the terminal would run into the line.
 	showProgress := line.Enabled() && !term.IsTerminal(r.stdout)
 	var last time.Time
-	h := r.recorder(argv[0])
+	h := r.recorder(name)
 	cmd := &godebug.Command{
-		Path: argv[0], Args: argv[1:], Settings: r.settings,
+		Path: argv[0], Args: argv[1:], Dir: dir, Settings: r.settings,
 		Stdin: r.stdin, Stdout: r.stdout,
 		Stderr:    clearingWriter{w: r.stderr, line: line},
 		PassTrace: r.flags.verbose,
@@ -214,9 +239,9 @@ func (r *traceReader) run(ctx context.Context, argv []string) (*traceRun, error)
 	status, elapsed, err := cmd.Run(ctx)
 	line.Clear()
 	if err != nil {
-		return nil, fmt.Errorf("running %s: %w", argv[0], err)
+		return nil, fmt.Errorf("running %s: %w", name, err)
 	}
-	return &traceRun{name: argv[0], ran: true, status: status, elapsed: elapsed}, nil
+	return &traceRun{name: name, ran: true, status: status, elapsed: elapsed}, nil
 }
 
 // clearingWriter erases the progress line before passing output through.

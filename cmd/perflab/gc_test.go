@@ -52,20 +52,29 @@ func main() {
 `
 	// leakProg keeps every request's record in an ever-growing map, and
 	// makes short-lived garbage as a server would. It counts work rather
-	// than time, so that a busy machine changes its length, not its GCs.
+	// than time, so that a busy machine changes its length, not its GCs;
+	// $LEAK_SLEEP_MS (default 2) paces it: 55 makes its last GC come after 5 s.
 	leakProg = `package main
 
-import "time"
+import (
+	"os"
+	"strconv"
+	"time"
+)
 
 var sink []byte
 
 func main() {
+	pause := 2 * time.Millisecond
+	if ms, err := strconv.Atoi(os.Getenv("LEAK_SLEEP_MS")); err == nil {
+		pause = time.Duration(ms) * time.Millisecond
+	}
 	m := make(map[int][]byte)
 	for i := 0; i < 150*4000; i++ {
 		m[i] = make([]byte, 64)
 		if i%4000 == 0 {
 			sink = make([]byte, 512<<10)
-			time.Sleep(2 * time.Millisecond)
+			time.Sleep(pause)
 		}
 	}
 	println("entries", len(m))
@@ -123,6 +132,9 @@ func TestGC(t *testing.T) {
 	}{
 		{"SummaryOfRealTrace", testGCSummaryOfRealTrace},
 		{"LeakVerdicts", testGCLeakVerdicts},
+		{"Processes", testGCProcesses},
+		{"GoTest", testGCGoTest},
+		{"GoRun", testGCGoRun},
 		{"RunsProgram", testGCRunsProgram},
 		{"Interrupt", testGCInterrupt},
 		{"BadInput", testGCBadInput},
@@ -264,16 +276,23 @@ func testGCSummaryOfRealTrace(t *testing.T, bin string) {
 	}
 }
 
+// testGCLeakVerdicts checks the verdicts on real programs: a leak over
+// more than 5 s, the same leak over half a second (too short to tell from
+// a program loading its data), and a steady heap after a warm-up.
 func testGCLeakVerdicts(t *testing.T, bin string) {
+	leak := testprog.BuildSource(t, leakProg)
 	for _, tt := range []struct {
-		name, src string
-		leak      bool
-		says      string
+		name string
+		prog string
+		env  []string
+		leak bool
+		says string
 	}{
-		{"leak", leakProg, true, "possible leak"},
-		{"steady", steadyProg, false, "steady"},
+		{"leak", leak, []string{"LEAK_SLEEP_MS=55"}, true, "possible leak"},
+		{"short leak", leak, nil, false, "heap growing; too short to call it a leak"},
+		{"steady", testprog.BuildSource(t, steadyProg), nil, false, "steady"},
 	} {
-		trace := traceOf(t, testprog.BuildSource(t, tt.src), nil, "gctrace=1")
+		trace := traceOf(t, tt.prog, tt.env, "gctrace=1")
 		out, stderr, code := runPerflab(t, bin, "gc", "-json", trace)
 		if code != 0 {
 			t.Fatalf("%s: perflab gc exited %d: %s", tt.name, code, stderr)
@@ -283,7 +302,7 @@ func testGCLeakVerdicts(t *testing.T, bin string) {
 			data, _ := os.ReadFile(trace)
 			t.Errorf("%s program: leak_suspected=%v, verdict %q; want %v, %q\ntrace:\n%s", tt.name, s.LeakSuspected, s.Verdict, tt.leak, tt.says, data)
 		}
-		if tt.leak && s.LiveHeapTrend <= 0 {
+		if tt.prog == leak && s.LiveHeapTrend <= 0 {
 			t.Errorf("%s: live_heap_trend_bytes_per_second = %v, want > 0", tt.name, s.LiveHeapTrend)
 		}
 	}
@@ -393,8 +412,92 @@ func testGCHTML(t *testing.T, bin string) {
 	defer p.Close()
 	browser.CheckCharts(t, p, 3, 0)
 	summary, err := browser.Eval[string](p, `document.querySelector("pre.perflab-summary").textContent`)
-	if err != nil || !strings.Contains(summary, "possible leak") {
+	if err != nil || !strings.Contains(summary, "heap growing") {
 		t.Errorf("page summary %q (err %v) lacks the verdict", summary, err)
 	}
 	browser.ScreenshotForTest(t, p, "gc")
+}
+
+// testGCProcesses joins the traces of two real programs, as a log of two
+// runs or of a go command and its program would, and checks that each is
+// summarised on its own.
+func testGCProcesses(t *testing.T, bin string) {
+	first := traceOf(t, testprog.BuildSource(t, allocProg), nil, "gctrace=1")
+	second := traceOf(t, testprog.BuildSource(t, steadyProg), nil, "gctrace=1")
+	joined := filepath.Join(t.TempDir(), "joined.txt")
+	a, _ := os.ReadFile(first)
+	b, _ := os.ReadFile(second)
+	os.WriteFile(joined, append(a, b...), 0o644)
+	out, stderr, code := runPerflab(t, bin, "gc", "-json", joined)
+	if code != 0 {
+		t.Fatalf("perflab gc exited %d: %s", code, stderr)
+	}
+	s := gcJSON(t, out)
+	if s.Processes != 2 || s.Process != 2 || len(s.EarlierProcesses) != 1 {
+		t.Fatalf("processes %d, process %d, %d earlier; want 2, 2, 1", s.Processes, s.Process, len(s.EarlierProcesses))
+	}
+	for _, tt := range []struct {
+		s     *godebug.GCSummary
+		trace string
+	}{{s.EarlierProcesses[0], first}, {&s, second}} {
+		e := expectGC(t, tt.trace)
+		if tt.s.GCs != e.gcs || !near(tt.s.STWPause.Max, e.pauses[len(e.pauses)-1]) || tt.s.HeapLive.First != e.liveFirst {
+			t.Errorf("process %d: %d GCs, max pause %v, first live %d; want %d, %v, %d", tt.s.Process,
+				tt.s.GCs, tt.s.STWPause.Max, tt.s.HeapLive.First, e.gcs, e.pauses[len(e.pauses)-1], e.liveFirst)
+		}
+	}
+	text, _, _ := runPerflab(t, bin, "gc", joined)
+	if !strings.Contains(text, "2 processes in this trace; summarised separately") || !strings.Contains(text, "== Process 2 of 2") {
+		t.Errorf("text summary does not say the trace holds 2 processes:\n%s", text)
+	}
+}
+
+// testGCGoTest runs perflab gc -- go test on a real test package: only the
+// test binary's GCs are summarised (it prints how many it ran), not the go
+// command's, the compiler's or the linker's; the test flags reach it, and
+// it runs in its package's directory, as go test runs it.
+func testGCGoTest(t *testing.T, bin string) {
+	report := filepath.Join(t.TempDir(), "gc.json")
+	stdout, stderr, code := runPerflab(t, bin, "gc", "-json", "-o", report, "--",
+		"go", "test", "-count=1", "-v", "-run", "TestAlloc", "./testdata/gcpkg")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	m := regexp.MustCompile(`gcpkg: numgc=(\d+)`).FindStringSubmatch(stdout)
+	if m == nil || !strings.Contains(stdout, "--- PASS: TestAlloc") || strings.Contains(stdout, "TestNotRun") {
+		t.Fatalf("the test binary did not run as asked:\n%s", stdout)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := gcJSON(t, string(data))
+	if numGC, _ := strconv.Atoi(m[1]); s.Processes != 1 || s.GCs != numGC {
+		t.Errorf("summary of %d processes, %d GCs; the test binary alone ran %d GCs", s.Processes, s.GCs, numGC)
+	}
+	wd, _ := os.Getwd()
+	if want := "gcpkg: dir=" + filepath.Join(wd, "testdata", "gcpkg") + "\n"; !strings.Contains(stdout, want) {
+		t.Errorf("the test binary did not run in its package directory: want %q in\n%s", want, stdout)
+	}
+
+	_, stderr, code = runPerflab(t, bin, "gc", "--", "go", "test", "./testdata/...", "./...")
+	if code != 2 || !strings.Contains(stderr, "one package") {
+		t.Errorf("two packages: exit %d, stderr %q; want a usage error", code, stderr)
+	}
+}
+
+// testGCGoRun runs perflab gc -- go run: the program, built first, is the
+// only process traced, and gets its arguments.
+func testGCGoRun(t *testing.T, bin string) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "alloc.go")
+	os.WriteFile(src, []byte(allocProg), 0o644)
+	stdout, stderr, code := runPerflab(t, bin, "gc", "-json", "-o", filepath.Join(dir, "gc.json"), "--", "go", "run", src, "4")
+	if code != 4 || !strings.Contains(stdout, "allocations:") {
+		t.Fatalf("exit %d, want the program's 4; stdout %q, stderr %q", code, stdout, stderr)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "gc.json"))
+	if s := gcJSON(t, string(data)); s.Processes != 1 || s.GCs < 5 {
+		t.Errorf("go run: %d processes, %d GCs; want the program's alone", s.Processes, s.GCs)
+	}
 }

@@ -19,8 +19,15 @@ func perflab(t *testing.T) string {
 // runPerflab runs the binary and returns stdout, stderr and the exit status.
 func runPerflab(t *testing.T, bin string, args ...string) (string, string, int) {
 	t.Helper()
+	return runPerflabIn(t, "", bin, args...)
+}
+
+// runPerflabIn is runPerflab in the directory dir ("" for the test's own).
+func runPerflabIn(t *testing.T, dir, bin string, args ...string) (string, string, int) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	var ee *exec.ExitError

@@ -27,7 +27,9 @@ scheddetail=1 it also counts goroutines by wait reason.
 With -- it runs PROGRAM with schedtrace merged into any GODEBUG it already
 has, passes its standard output and error through (without the trace lines
 unless -v), prints the summary when the program exits or on Ctrl-C, and
-exits with the program's status.
+exits with the program's status. "go test" and "go run" are built first
+and only the binary is traced, as with perflab gc. A trace of several
+processes (SCHED 0ms again) is summarised process by process.
 
 Flags:
   -json           print the summary as JSON (schema in docs/godebug.md)
@@ -71,7 +73,7 @@ func runSched(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	if !tr.ran && sum.Samples == 0 {
 		return fmt.Errorf("%s: no schedtrace lines (run the program with GODEBUG=schedtrace=1000)", tr.name)
 	}
-	charts := func() []chart.Chart { return godebug.SchedCharts(a.Points()) }
+	charts := func() []chart.Chart { return schedCharts(a.Points()) }
 	if err := writeReport(flags, stdout, sum, sum.WriteText, "perflab sched: "+tr.name, charts); err != nil {
 		return err
 	}

@@ -122,6 +122,7 @@ func TestSched(t *testing.T) {
 	t.Run("DetailRun", func(t *testing.T) { testSchedDetail(t, bin, busy) })
 	t.Run("HTML", func(t *testing.T) { testSchedHTML(t, bin, trace) })
 	t.Run("BadInput", func(t *testing.T) { testSchedBadInput(t, bin, busy) })
+	t.Run("Processes", func(t *testing.T) { testSchedProcesses(t, bin, trace) })
 }
 
 func testSchedSummary(t *testing.T, bin, trace string) {
@@ -204,5 +205,30 @@ func testSchedBadInput(t *testing.T, bin, busy string) {
 		if code != tt.code || !strings.Contains(stderr, tt.has) {
 			t.Errorf("perflab %q: exit %d, stderr %q; want %d, %q", tt.args, code, stderr, tt.code, tt.has)
 		}
+	}
+}
+
+// testSchedProcesses joins the schedtraces of two real programs (the
+// second starts again at SCHED 0ms) and checks each is summarised alone.
+func testSchedProcesses(t *testing.T, bin, busyTrace string) {
+	idleTrace := traceOf(t, testprog.BuildSource(t, idleProg), nil, "schedtrace=20")
+	joined := filepath.Join(t.TempDir(), "joined.txt")
+	a, _ := os.ReadFile(busyTrace)
+	b, _ := os.ReadFile(idleTrace)
+	os.WriteFile(joined, append(a, b...), 0o644)
+	out, stderr, code := runPerflab(t, bin, "sched", "-json", joined)
+	if code != 0 {
+		t.Fatalf("perflab sched exited %d: %s", code, stderr)
+	}
+	s := schedJSON(t, out)
+	if s.Processes != 2 || len(s.EarlierProcesses) != 1 {
+		t.Fatalf("processes %d, %d earlier; want 2, 1", s.Processes, len(s.EarlierProcesses))
+	}
+	busy, idle := expectSched(t, busyTrace), expectSched(t, idleTrace)
+	if first := s.EarlierProcesses[0]; first.Samples != busy.samples || first.Saturation != "saturated" {
+		t.Errorf("busy process: %d samples, %s; want %d, saturated", first.Samples, first.Saturation, busy.samples)
+	}
+	if wantIdle := 100 * idle.idleShare / float64(idle.samples); s.Samples != idle.samples || math.Abs(s.IdleProcsPercent-wantIdle) > 1e-9 {
+		t.Errorf("idle process: %d samples, %.3f%% idle; want %d, %.3f%%", s.Samples, s.IdleProcsPercent, idle.samples, wantIdle)
 	}
 }

@@ -1,10 +1,13 @@
-package godebug
+package main
 
-import "github.com/perflab/perflab/chart"
+import (
+	"github.com/perflab/perflab/chart"
+	"github.com/perflab/perflab/godebug"
+)
 
-// GCCharts returns the charts of a gctrace: heap sizes and goal, pauses,
+// gcCharts returns the charts of a gctrace: heap sizes and goal, pauses,
 // and the runtime's GC CPU share, over time.
-func GCCharts(ps []GCPoint) []chart.Chart {
+func gcCharts(ps []godebug.GCPoint) []chart.Chart {
 	n := len(ps)
 	x := make(chart.Values, n)
 	start, end, live, goal := make(chart.Values, n), make(chart.Values, n), make(chart.Values, n), make(chart.Values, n)
@@ -46,9 +49,9 @@ func GCCharts(ps []GCPoint) []chart.Chart {
 	}
 }
 
-// SchedCharts returns the charts of a schedtrace: run-queue lengths and
+// schedCharts returns the charts of a schedtrace: run-queue lengths and
 // processor and thread counts over time.
-func SchedCharts(ps []SchedPoint) []chart.Chart {
+func schedCharts(ps []godebug.SchedPoint) []chart.Chart {
 	n := len(ps)
 	x := make(chart.Values, n)
 	global, total, longest := make(chart.Values, n), make(chart.Values, n), make(chart.Values, n)
