@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 func helloServer(t *testing.T) *httptest.Server {
@@ -100,10 +102,7 @@ func loadErrorLayoutMatchesHey(t *testing.T, bin string) {
 // sameLayoutAsHey runs hey and perflab load with -n 200 -c 4 against url
 // and fails unless their reports have the same layout.
 func sameLayoutAsHey(t *testing.T, bin, url string) string {
-	hey, err := exec.LookPath("hey")
-	if err != nil {
-		t.Skip("hey is not installed (scripts/test installs it)")
-	}
+	hey := testprog.Oracle(t, "hey")
 	heyOut, err := exec.Command(hey, "-n", "200", "-c", "4", url).Output()
 	if err != nil {
 		t.Fatalf("hey: %v", err)
@@ -120,10 +119,7 @@ func sameLayoutAsHey(t *testing.T, bin, url string) string {
 }
 
 func loadCSVMatchesHey(t *testing.T, bin string) {
-	hey, err := exec.LookPath("hey")
-	if err != nil {
-		t.Skip("hey is not installed (scripts/test installs it)")
-	}
+	hey := testprog.Oracle(t, "hey")
 	url := helloServer(t).URL + "/"
 	heyOut, err := exec.Command(hey, "-n", "20", "-c", "2", "-o", "csv", url).Output()
 	if err != nil {
