@@ -25,7 +25,8 @@ func TestLineOnSanitizedTerminal(t *testing.T) {
 	if strings.Contains(screen, "\x1b") || strings.Contains(screen, "\a") {
 		t.Errorf("an escape sequence reached the terminal: %q", screen)
 	}
-	for _, want := range []string{"\rfetching \\x1b]0;pwned\\x07", "\r" + strings.Repeat(" ", 27) + "\r", `done \x1b[2J`} {
+	drawn := `fetching \x1b]0;pwned\x07`
+	for _, want := range []string{"\r" + drawn, "\r" + strings.Repeat(" ", len(drawn)) + "\r", `done \x1b[2J`} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("screen %q lacks %q", screen, want)
 		}
