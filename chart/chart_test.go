@@ -6,13 +6,8 @@ import (
 	"encoding/json"
 	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/perflab/perflab/internal/browser"
 )
 
 // hostile is input text that would break out of HTML or script contexts
@@ -91,34 +86,4 @@ func TestVendoredAssets(t *testing.T) {
 			t.Errorf("%s does not match the checksum in VERSION", name)
 		}
 	}
-}
-
-// TestPageDrawsInChromium opens a rendered page in headless Chromium and
-// checks that it draws every chart without console errors and that the
-// hostile labels stayed text.
-func TestPageDrawsInChromium(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "page.html")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := testPage().Render(f); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	b := browser.ForTest(t)
-	p, err := b.Open("file://"+path, 30*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	browser.CheckCharts(t, p, 3, 1)
-	if pwned, err := browser.Eval[bool](p, `window.pwned !== undefined`); err != nil || pwned {
-		t.Errorf("hostile label ran as script (pwned=%v, err=%v)", pwned, err)
-	}
-	legend, err := browser.Eval[string](p, `document.querySelector(".u-legend").textContent`)
-	if err != nil || !strings.Contains(legend, "<img src=x") {
-		t.Errorf("legend %q does not show the label as text (err %v)", legend, err)
-	}
-	browser.ScreenshotForTest(t, p, "chart-page")
 }

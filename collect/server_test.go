@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/collect"
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 // serve starts a debug server on 127.0.0.1:0 for the test.
@@ -408,7 +409,7 @@ func TestGoToolPprof(t *testing.T) {
 	}
 	startSpin(t)
 	base := serve(t, collect.ServerOptions{}) + "/debug/pprof/"
-	out, err := exec.Command("go", "tool", "pprof", "-top", "-seconds=1", base+"profile").CombinedOutput()
+	out, err := exec.Command(testprog.Oracle(t, "pprof"), "-top", "-seconds=1", base+"profile").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go tool pprof: %v\n%s", err, out)
 	}

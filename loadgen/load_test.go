@@ -179,8 +179,8 @@ func TestProxy(t *testing.T) {
 	}
 }
 
-// TestErrorKinds runs against servers that fail in every way the issue
-// lists and checks that each failure is counted under its kind.
+// TestErrorKinds runs against servers that fail in every way a load
+// test meets and checks that each failure is counted under its kind.
 func TestErrorKinds(t *testing.T) {
 	closed, _ := net.Listen("tcp", "127.0.0.1:0")
 	refusedURL := "http://" + closed.Addr().String() + "/"

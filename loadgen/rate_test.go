@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// TestCoordinatedOmission is the test: a server that stalls 1 s
-// on every 300th request, loaded at 100 req/s by one worker for 10 s.
+// TestCoordinatedOmission runs against a server that stalls 1 s on
+// every 300th request, loaded at 100 req/s by one worker for 10 s.
 // Measured from intended send times, the ~100 requests queued behind each
 // stall wait up to a second, so p99 is near 0.9 s; measured from actual
 // send times (hey's view) only the 3 stalled requests are slow.

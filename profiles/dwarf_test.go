@@ -7,16 +7,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 // TestSymbolizeCFromDWARF symbolizes addresses in a C program, which has
 // no Go line table, from its DWARF, and checks the result against go tool
 // pprof -raw on the same binary and profile.
 func TestSymbolizeCFromDWARF(t *testing.T) {
-	cc, err := exec.LookPath("gcc")
-	if err != nil {
-		t.Skip("gcc not installed")
-	}
+	cc := testprog.Oracle(t, "gcc")
 	dir := t.TempDir()
 	src := filepath.Join(dir, "work.c")
 	code := "int work(int n) {\n\tint s = 0;\n\tfor (int i = 0; i < n; i++)\n\t\ts += i * i;\n\treturn s;\n}\n\nint main(void) {\n\treturn work(1000) & 1;\n}\n"

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -115,18 +114,6 @@ func writeProfiles(t *testing.T) (bin, dir string) {
 		t.Fatalf("workload: %v\n%s", err, out)
 	}
 	return bin, dir
-}
-
-// goTool returns the go command, or skips t if there is none.
-func goTool(t *testing.T) string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err != nil {
-		t.Skip("go tool pprof is not available")
-	}
-	return p
 }
 
 // pprofRaw runs the oracle, go tool pprof -raw, with args.
@@ -323,7 +310,7 @@ func writeLegacyCPU(t *testing.T, from, to string) {
 // TestCompilerMemProfile loads the legacy heap profile the Go compiler
 // writes with -memprofile, symbolized from the compiler binary itself.
 func TestCompilerMemProfile(t *testing.T) {
-	goCmd := goTool(t)
+	goCmd := testprog.Oracle(t, "go")
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(workload), 0o644); err != nil {
 		t.Fatal(err)

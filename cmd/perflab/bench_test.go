@@ -17,24 +17,14 @@ import (
 	"testing"
 
 	"github.com/perflab/perflab/bench"
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 // benchstatPath returns the benchstat oracle, or skips the test when it is
 // not installed (scripts/test installs it).
 func benchstatPath(t *testing.T) string {
 	t.Helper()
-	if p, err := exec.LookPath("benchstat"); err == nil {
-		return p
-	}
-	out, err := exec.Command("go", "env", "GOPATH").Output()
-	if err == nil {
-		p := filepath.Join(strings.TrimSpace(string(out)), "bin", "benchstat")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skip("benchstat is not installed; scripts/test installs it")
-	return ""
+	return testprog.Oracle(t, "benchstat")
 }
 
 // perflabRun runs perflab in-process and returns stdout, stderr and the exit

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/perflab/perflab/internal/term"
 )
 
 // A command is one perflab subcommand. Each lives in its own file, which
@@ -47,8 +49,21 @@ func lookup(name string) *command {
 	return nil
 }
 
-// run dispatches args[0] to its subcommand.
+// run runs the command line args: it takes out the -sanitize flag, wraps
+// stdout and stderr as it asks (see sanitizeOutput) and dispatches args[0]
+// to its subcommand.
 func run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+	args, sanitize, err := sanitizeFlag(args)
+	if err != nil {
+		return err
+	}
+	stdout, stderr, flush := sanitizeOutput(stdout, stderr, sanitize)
+	defer flush()
+	return dispatch(ctx, stdin, stdout, stderr, args)
+}
+
+// dispatch runs the subcommand args[0].
+func dispatch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
 		printOverview(stderr)
 		return errSilentUsage
@@ -127,7 +142,9 @@ var (
 )
 
 // exitCode prints err, if it needs printing, and returns the exit status:
-// 0 success, 1 failure, 2 usage error.
+// 0 success, 1 failure, 2 usage error. The message is escaped (see
+// term.Escape) whatever the output: it is one line of text, and its parts
+// may come from the input, a program or a server.
 func exitCode(stderr io.Writer, err error) int {
 	var ue *usageError
 	var es exitStatus
@@ -143,13 +160,13 @@ func exitCode(stderr io.Writer, err error) int {
 		if ue.cmd != "" {
 			name += " " + ue.cmd
 		}
-		fmt.Fprintf(stderr, "%s: %s\n", name, ue.msg)
+		fmt.Fprintf(stderr, "%s: %s\n", name, term.Escape(ue.msg))
 		if ue.cmd != "" {
 			fmt.Fprintf(stderr, "run 'perflab help %s' for usage\n", ue.cmd)
 		}
 		return 2
 	default:
-		fmt.Fprintf(stderr, "perflab: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(stderr, "perflab: %s\n", term.Escape(oneLine(err.Error())))
 		return 1
 	}
 }

@@ -55,7 +55,8 @@ Commands:
 	tw.Flush()
 	fmt.Fprint(w, `
 Run 'perflab help COMMAND' for a command's flags and examples.
-`)
+
+`+sanitizeUsage)
 }
 
 var versionCmd = &command{

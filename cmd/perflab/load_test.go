@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 func helloServer(t *testing.T) *httptest.Server {
@@ -116,10 +118,7 @@ var oursOnlyRE = regexp.MustCompile(`(?m)^  (Errors/sec|Unfinished|Unsent):\t.*\
 // and fails unless perflab exits with wantCode and their reports have the
 // same layout, but for the lines oursOnlyRE matches.
 func sameLayoutAsHey(t *testing.T, bin, url string, wantCode int) string {
-	hey, err := exec.LookPath("hey")
-	if err != nil {
-		t.Skip("hey is not installed (scripts/test installs it)")
-	}
+	hey := testprog.Oracle(t, "hey")
 	heyOut, err := exec.Command(hey, "-n", "200", "-c", "4", url).Output()
 	if err != nil {
 		t.Fatalf("hey: %v", err)
@@ -136,10 +135,7 @@ func sameLayoutAsHey(t *testing.T, bin, url string, wantCode int) string {
 }
 
 func loadCSVMatchesHey(t *testing.T, bin string) {
-	hey, err := exec.LookPath("hey")
-	if err != nil {
-		t.Skip("hey is not installed (scripts/test installs it)")
-	}
+	hey := testprog.Oracle(t, "hey")
 	url := helloServer(t).URL + "/"
 	heyOut, err := exec.Command(hey, "-n", "20", "-c", "2", "-o", "csv", url).Output()
 	if err != nil {

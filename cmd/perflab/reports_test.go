@@ -183,6 +183,8 @@ func testReports(t *testing.T, p *reporttest.Profiles) {
 		t.Run(c.name(), func(t *testing.T) {
 			t.Parallel()
 			// Relative -base paths resolve in the profiles' directory.
+			// Cases may share their flags' array: change a copy.
+			c.flags = slices.Clone(c.flags)
 			for i, f := range c.flags {
 				c.flags[i] = strings.Replace(f, "base=", "base="+p.Dir+"/", 1)
 			}

@@ -10,10 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/perflab/perflab/godebug"
-	"github.com/perflab/perflab/internal/browser"
 	"github.com/perflab/perflab/internal/testprog"
 )
 
@@ -173,21 +171,15 @@ func testSchedDetail(t *testing.T, bin, busy string) {
 	}
 }
 
-// testSchedHTML checks in headless Chromium that the chart page of a real
-// trace draws its two charts without errors.
+// testSchedHTML checks the chart page of a real trace: its verdict and
+// its two charts' data; browsertest's TestCommandPagesDraw checks in
+// Chromium that such a page draws.
 func testSchedHTML(t *testing.T, bin, trace string) {
 	page := filepath.Join(t.TempDir(), "sched.html")
 	if _, stderr, code := runPerflab(t, bin, "sched", "-html", page, "-o", os.DevNull, trace); code != 0 {
 		t.Fatalf("perflab sched -html exited %d: %s", code, stderr)
 	}
-	b := browser.ForTest(t)
-	p, err := b.Open("file://"+page, 30*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	browser.CheckCharts(t, p, 2, 0)
-	browser.ScreenshotForTest(t, p, "sched")
+	checkChartPage(t, page, 2, "saturated")
 }
 
 func testSchedBadInput(t *testing.T, bin, busy string) {

@@ -10,9 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -51,33 +49,12 @@ func Generate(t testing.TB) *Profiles {
 	return &Profiles{Dir: dir, Binary: bin}
 }
 
-var (
-	pprofOnce sync.Once
-	pprofPath string
-	pprofErr  error
-)
-
 // Pprof returns the path of the pprof binary `go tool pprof` runs, so that
 // tests can call it without the go command's overhead, or skips t when
-// there is no Go toolchain.
+// there is no Go toolchain (fails under PERFLAB_REQUIRE_ORACLES=1).
 func Pprof(t testing.TB) string {
 	t.Helper()
-	pprofOnce.Do(func() {
-		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if p, err := exec.LookPath("go"); err == nil {
-			gobin = p
-		}
-		out, err := exec.Command(gobin, "tool", "-n", "pprof").Output()
-		if err != nil {
-			pprofErr = fmt.Errorf("go tool -n pprof: %v", err)
-			return
-		}
-		pprofPath = strings.TrimSpace(string(out))
-	})
-	if pprofErr != nil {
-		t.Skipf("no oracle: %v", pprofErr)
-	}
-	return pprofPath
+	return testprog.Oracle(t, "pprof")
 }
 
 // RunPprof runs pprof with args in dir and returns its stdout and stderr.

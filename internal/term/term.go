@@ -1,5 +1,6 @@
 // Package term decides whether output is read live by a person at a
-// terminal, and draws a one-line progress display there.
+// terminal, draws a one-line progress display there, and keeps text taken
+// from the input from sending the terminal control sequences (Sanitize).
 //
 // Progress is shown only on a terminal, and never when CI=true, so that
 // piped output and CI logs hold data and messages only.
@@ -18,15 +19,23 @@ import (
 // IsTerminal reports whether w is a terminal that a person is watching:
 // an *os.File attached to a terminal, outside CI.
 func IsTerminal(w io.Writer) bool {
-	if os.Getenv("CI") == "true" {
-		return false
+	return os.Getenv("CI") != "true" && IsTTY(w)
+}
+
+// IsTTY reports whether w is an *os.File attached to a terminal, or a
+// Sanitizer writing to one, in CI or not.
+func IsTTY(w io.Writer) bool {
+	if s, ok := w.(*Sanitizer); ok {
+		w = s.w
 	}
 	f, ok := w.(*os.File)
 	return ok && xterm.IsTerminal(int(f.Fd()))
 }
 
 // A Line is a single status line that is redrawn in place. On anything that
-// is not a terminal it writes nothing. Its methods are safe for concurrent use.
+// is not a terminal it writes nothing. Its text is escaped (see Escape);
+// on a Sanitizer, its own carriage returns pass. Its methods are safe for
+// concurrent use.
 type Line struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -47,11 +56,11 @@ func (l *Line) Printf(format string, args ...any) {
 	if !l.on {
 		return
 	}
-	text := fmt.Sprintf(format, args...)
+	text := Escape(fmt.Sprintf(format, args...))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	pad := max(l.width-len(text), 0)
-	fmt.Fprintf(l.w, "\r%s%s", text, strings.Repeat(" ", pad))
+	l.draw("\r" + text + strings.Repeat(" ", pad))
 	l.width = len(text)
 }
 
@@ -63,7 +72,16 @@ func (l *Line) Clear() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.width > 0 {
-		fmt.Fprintf(l.w, "\r%s\r", strings.Repeat(" ", l.width))
+		l.draw("\r" + strings.Repeat(" ", l.width) + "\r")
 		l.width = 0
 	}
+}
+
+// draw writes s, raw through a Sanitizer.
+func (l *Line) draw(s string) {
+	if sw, ok := l.w.(*Sanitizer); ok {
+		sw.writeRaw([]byte(s))
+		return
+	}
+	io.WriteString(l.w, s)
 }

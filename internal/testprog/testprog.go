@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
@@ -43,19 +42,14 @@ func BuildPackage(t testing.TB, importPath string) string {
 func build(t testing.TB, dir, pkg string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "prog")
-	cmd := exec.Command(goTool(), "build", "-o", bin, pkg)
+	gobin, err := goCommand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(gobin, "build", "-o", bin, pkg)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
 	}
 	return bin
-}
-
-// goTool returns the go command: the one on PATH, else the toolchain that
-// built the test binary.
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
 }

@@ -4,15 +4,11 @@ package termtest
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // A PTY is a pseudo-terminal whose screen output is recorded.
@@ -25,28 +21,15 @@ type PTY struct {
 	screen  bytes.Buffer
 }
 
-// Open opens a pseudo-terminal, or skips the test where there is none. It
-// is closed when the test ends.
+// Open opens a pseudo-terminal, or skips the test where there is none
+// (every system but Linux, for now). It is closed when the test ends.
 func Open(t testing.TB) *PTY {
 	t.Helper()
-	control, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	control, tty, err := openPTY()
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
-	t.Cleanup(func() { control.Close() })
-	fd := int(control.Fd())
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		t.Skipf("unlocking the pseudo-terminal: %v", err)
-	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
-	if err != nil {
-		t.Skipf("pseudo-terminal number: %v", err)
-	}
-	tty, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("opening the pseudo-terminal: %v", err)
-	}
-	t.Cleanup(func() { tty.Close() })
+	t.Cleanup(func() { tty.Close(); control.Close() })
 	p := &PTY{TTY: tty, control: control}
 	go p.record(control)
 	return p

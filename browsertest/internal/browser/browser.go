@@ -9,10 +9,8 @@ package browser
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,21 +20,8 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/perflab/perflab/internal/testprog"
 )
-
-// Path returns the Chromium to run: /usr/bin/chromium, else chromium or
-// chromium-browser on PATH.
-func Path() (string, error) {
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium", nil
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
-	}
-	return "", errors.New("chromium not found: install Debian's chromium package")
-}
 
 // A Browser is one running headless Chromium.
 type Browser struct {
@@ -45,12 +30,8 @@ type Browser struct {
 	cancelAlloc context.CancelFunc
 }
 
-// Start runs a headless Chromium with a fresh profile in dir.
-func Start(ctx context.Context, dir string) (*Browser, error) {
-	path, err := Path()
-	if err != nil {
-		return nil, err
-	}
+// Start runs the Chromium at path headless, with a fresh profile in dir.
+func Start(ctx context.Context, path, dir string) (*Browser, error) {
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
@@ -162,17 +143,11 @@ func (p *Page) Screenshot(path string) error {
 func (p *Page) Close() { p.cancel() }
 
 // ForTest starts a browser for t and stops it when t ends. Without
-// Chromium the test is skipped, except under CI=true, where it fails:
-// scripts/test installs Chromium.
+// Chromium the test is skipped, or fails under PERFLAB_REQUIRE_ORACLES=1
+// (see testprog.Oracle): scripts/test installs Chromium.
 func ForTest(t testing.TB) *Browser {
 	t.Helper()
-	if _, err := Path(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	b, err := Start(context.Background(), t.TempDir())
+	b, err := Start(context.Background(), testprog.Oracle(t, "chromium"), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

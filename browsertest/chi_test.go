@@ -1,4 +1,4 @@
-package collect_test
+package browsertest
 
 import (
 	"fmt"
@@ -9,9 +9,9 @@ import (
 	"github.com/perflab/perflab/collect"
 )
 
-// The handler mounts on a third-party router such as chi: it sees the
-// full request path, so it is mounted at its prefix.
-func ExampleHandler_chi() {
+// collect's debug handler mounts on a third-party router such as chi: it
+// sees the full request path, so it is mounted at its prefix.
+func Example_chi() {
 	r := chi.NewRouter()
 	r.Get("/v1/leftpad/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, `{"str":"   go"}`) })
 	r.Mount("/debug", collect.Handler(collect.ServerOptions{}))
