@@ -22,6 +22,14 @@ func TestTerminalEditing(t *testing.T) {
 	pty.WaitFor(t, "Showing nodes accounting for")
 	pty.Type(t, "\x1b[A\r")
 	pty.WaitFor(t, "(pprof) top -cum\r\n")
+	// Ctrl-D at the next prompt: typed while the report still prints, the
+	// terminal is not in raw mode yet and would take it as its own EOF.
+	for deadline := time.Now().Add(10 * time.Second); strings.Count(pty.WaitFor(t, "(pprof) "), "(pprof) ") < 3; {
+		if time.Now().After(deadline) {
+			t.Fatal("no prompt after the recalled command")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	pty.Type(t, "\x04")
 	select {
 	case err := <-done:
