@@ -1,0 +1,116 @@
+package collect
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// slots admit a bounded number of requests of each expensive kind at
+// once; the others get 429.
+type slots struct {
+	mu sync.Mutex
+	m  map[string]chan struct{}
+}
+
+// take claims one of the n slots of kind, reporting false if all are
+// taken; release gives it back.
+func (s *slots) take(kind string, n int) (release func(), ok bool) {
+	s.mu.Lock()
+	ch := s.m[kind]
+	if ch == nil {
+		if s.m == nil {
+			s.m = make(map[string]chan struct{})
+		}
+		ch = make(chan struct{}, n)
+		s.m[kind] = ch
+	}
+	s.mu.Unlock()
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, true
+	default:
+		return nil, false
+	}
+}
+
+const (
+	// writeStall is how long a client may take to accept each chunk of
+	// an answer before the server gives up on it.
+	writeStall = 10 * time.Second
+	// writeGrace is how long an answer may take to send, after any
+	// seconds it spends recording.
+	writeGrace = 30 * time.Second
+	// chunkSize is how much is written under one deadline.
+	chunkSize = 64 << 10
+)
+
+// A stallWriter writes an answer in chunks, each of which the client must
+// take within writeStall and all before end, so that a client that stops
+// reading frees the server (and whatever the answer holds in memory)
+// soon. After the first failure it discards what follows and cancels its
+// context, so a recording that streams into it stops early.
+//
+// Call close when the answer is written: it flushes the rest under the
+// same deadlines and, on a server other than Listen's, clears the
+// deadline again, so that the connection's next request does not inherit
+// it.
+type stallWriter struct {
+	w      http.ResponseWriter
+	rc     *http.ResponseController
+	end    time.Time
+	cancel context.CancelFunc
+	ours   bool // the connection is a Listen server's, whose next request sets its own deadlines
+	n      int64
+	err    error
+}
+
+func newStallWriter(w http.ResponseWriter, r *http.Request, end time.Time, cancel context.CancelFunc) *stallWriter {
+	_, ours := r.Context().Value(connKey{}).(*limitedConn)
+	return &stallWriter{w: w, rc: http.NewResponseController(w), end: end, cancel: cancel, ours: ours}
+}
+
+// setDeadline gives the client writeStall, and no more than until end, to
+// take the next chunk. Not every server supports deadlines; then its own
+// timeouts apply.
+func (s *stallWriter) setDeadline() {
+	d := time.Now().Add(writeStall)
+	if d.After(s.end) {
+		d = s.end
+	}
+	s.rc.SetWriteDeadline(d)
+}
+
+func (s *stallWriter) close() {
+	if s.err == nil {
+		s.setDeadline()
+		s.rc.Flush()
+	}
+	if !s.ours {
+		s.rc.SetWriteDeadline(time.Time{})
+	}
+}
+
+func (s *stallWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	written := 0
+	for len(p) > 0 {
+		chunk := p[:min(len(p), chunkSize)]
+		s.setDeadline()
+		n, err := s.w.Write(chunk)
+		written += n
+		s.n += int64(n)
+		if err != nil {
+			s.err = err
+			if s.cancel != nil {
+				s.cancel()
+			}
+			return written, err
+		}
+		p = p[n:]
+	}
+	return written, nil
+}
