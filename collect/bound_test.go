@@ -2,7 +2,9 @@ package collect_test
 
 import (
 	"bufio"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -126,5 +128,94 @@ func TestTraceStreams(t *testing.T) {
 	}
 	if events := readTraceFrom(t, "trace", bufio.NewReader(out)); events == 0 {
 		t.Errorf("streamed trace holds no events")
+	}
+}
+
+// TestIdleConnectionsEvicted opens 300 connections that never finish a
+// request, as a client holding file descriptors would, while an
+// authorised CPU profile runs: the server keeps at most MaxConns of them
+// open, closing the oldest idle ones, the profile in progress is not cut,
+// and a new authorised request is served at once.
+func TestIdleConnectionsEvicted(t *testing.T) {
+	const token, attackers = "t0ken", 300
+	srv, err := collect.Listen("127.0.0.1:0", collect.ServerOptions{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	base := "http://" + srv.Addr() + "/debug/pprof/"
+	profile := make(chan response, 1)
+	go func() { profile <- get(t, base+"profile?seconds=1", token) }()
+	time.Sleep(100 * time.Millisecond) // let the profile start
+
+	conns := make([]net.Conn, attackers)
+	for i := range conns {
+		c, err := net.Dial("tcp", srv.Addr())
+		if err != nil {
+			t.Fatalf("connection %d: %v", i, err)
+		}
+		defer c.Close()
+		if i%2 == 1 { // half start a request and never finish its headers
+			fmt.Fprintf(c, "GET /debug/pprof/heap HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+		}
+		conns[i] = c
+	}
+	start := time.Now()
+	if r := get(t, base+"heap", token); r.status != http.StatusOK {
+		t.Fatalf("authorised request after %d idle connections: %d %s", attackers, r.status, r.body)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("authorised request took %v behind idle connections", d)
+	}
+	if r := <-profile; r.status != http.StatusOK {
+		t.Errorf("profile in progress: %d %s", r.status, r.body)
+	} else {
+		parse(t, "profile", r.body)
+	}
+	if open := stillOpen(conns, time.Second); open > collect.DefaultMaxConns {
+		t.Errorf("%d of %d idle connections still open, want at most %d", open, attackers, collect.DefaultMaxConns)
+	}
+}
+
+// stillOpen counts the connections the server has not closed within wait.
+func stillOpen(conns []net.Conn, wait time.Duration) int {
+	deadline := time.Now().Add(wait)
+	open := 0
+	for _, c := range conns {
+		c.SetReadDeadline(deadline)
+		_, err := io.Copy(io.Discard, c)
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			open++ // the server still holds it (closed ones end in EOF or a reset)
+		}
+	}
+	return open
+}
+
+// TestRefusedConnectionClosed sends an unauthenticated request whose body
+// never comes: the server answers 401 and closes the connection at once
+// instead of waiting for the body.
+func TestRefusedConnectionClosed(t *testing.T) {
+	srv, err := collect.Listen("127.0.0.1:0", collect.ServerOptions{Token: "t0ken"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := net.Dial("tcp", srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /debug/pprof/symbol HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n0x1+")
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusUnauthorized || !resp.Close {
+		t.Errorf("unauthenticated request: %s, Connection: %q; want 401 and close", resp.Status, resp.Header.Get("Connection"))
+	}
+	io.Copy(io.Discard, resp.Body)
+	if n := stillOpen([]net.Conn{c}, 2*time.Second); n != 0 {
+		t.Errorf("the server kept the refused connection open, waiting for the body")
 	}
 }
