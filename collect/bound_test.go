@@ -219,3 +219,86 @@ func TestRefusedConnectionClosed(t *testing.T) {
 		t.Errorf("the server kept the refused connection open, waiting for the body")
 	}
 }
+
+// parkDeep parks a goroutine under depth frames until stop closes, so
+// that a goroutine dump is long.
+//
+//go:noinline
+func parkDeep(depth int, stop chan struct{}) {
+	if depth > 0 {
+		parkDeep(depth-1, stop)
+		return
+	}
+	<-stop
+}
+
+// TestExpensiveOneAtATime holds a goroutine dump in progress with a
+// client that does not read it: another dump gets 429 with Retry-After,
+// while other kinds are served; once the reader leaves, dumps are served
+// again. Profiles over seconds are limited the same way, to MaxConcurrent.
+func TestExpensiveOneAtATime(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	for range 5000 {
+		go parkDeep(20, stop)
+	}
+	srv, err := collect.Listen("127.0.0.1:0", collect.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	base := "http://" + srv.Addr() + "/debug/pprof/"
+
+	stalled, err := net.Dial("tcp", srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stalled.Close()
+	stalled.(*net.TCPConn).SetReadBuffer(4096)
+	fmt.Fprintf(stalled, "GET /debug/pprof/goroutine?debug=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+
+	r := waitStatus(t, base+"goroutine?debug=1", http.StatusTooManyRequests)
+	checkErrorBody(t, r, "too many goroutine profiles")
+	if r.header.Get("Retry-After") == "" {
+		t.Errorf("429 without Retry-After")
+	}
+	getOK(t, base+"heap") // another kind is not held up
+	stalled.Close()
+	waitStatus(t, base+"goroutine?debug=1", http.StatusOK)
+}
+
+// TestDeltaMaxConcurrent sends MaxConcurrent+1 profiles over seconds at
+// once: MaxConcurrent are served and one gets 429.
+func TestDeltaMaxConcurrent(t *testing.T) {
+	const limit = 2
+	base := serve(t, collect.ServerOptions{MaxConcurrent: limit}) + "/debug/pprof/"
+	results := make(chan response, limit+1)
+	for range limit + 1 {
+		go func() { results <- get(t, base+"allocs?seconds=1.5", "") }()
+	}
+	count := map[int]int{}
+	for range limit + 1 {
+		r := <-results
+		count[r.status]++
+		if r.status == http.StatusTooManyRequests {
+			checkErrorBody(t, r, "too many allocs profiles over seconds")
+		}
+	}
+	if count[http.StatusOK] != limit || count[http.StatusTooManyRequests] != 1 {
+		t.Errorf("%d concurrent profiles with MaxConcurrent %d: statuses %v", limit+1, limit, count)
+	}
+	getOK(t, base+"allocs?seconds=0.1")
+}
+
+// waitStatus repeats a request until it answers status, for at most 10 s.
+func waitStatus(t *testing.T, url string, status int) response {
+	t.Helper()
+	var r response
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if r = get(t, url, ""); r.status == status {
+			return r
+		}
+	}
+	t.Fatalf("GET %s: %d %s, want %d", url, r.status, clipBytes(r.body), status)
+	return r
+}
