@@ -302,3 +302,56 @@ func waitStatus(t *testing.T, url string, status int) response {
 	t.Fatalf("GET %s: %d %s, want %d", url, r.status, clipBytes(r.body), status)
 	return r
 }
+
+// TestCrossSiteRefused sends the requests a web page could make a browser
+// send to a token-less loopback server: they get 403 and start nothing,
+// while the browser's own navigation and same-origin requests pass.
+func TestCrossSiteRefused(t *testing.T) {
+	addr := serve(t, collect.ServerOptions{})
+	url := addr + "/debug/pprof/profile?seconds=30"
+	origin := addr // the server's own origin: http://127.0.0.1:PORT
+	for _, tc := range []struct{ site, origin string }{
+		{"cross-site", ""},
+		{"same-site", ""},
+		{"cross-site", origin},
+		{"", "http://attacker.example"},
+		{"", "null"},
+	} {
+		req, _ := http.NewRequest("GET", url, nil)
+		if tc.site != "" {
+			req.Header.Set("Sec-Fetch-Site", tc.site)
+		}
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("Sec-Fetch-Site %q, Origin %q: %s, want 403", tc.site, tc.origin, resp.Status)
+			continue
+		}
+		checkErrorBody(t, response{resp.StatusCode, body, resp.Header}, "cross-site request refused")
+	}
+	for _, tc := range []struct{ site, origin string }{{"none", ""}, {"same-origin", origin}, {"", origin}} {
+		req, _ := http.NewRequest("GET", addr+"/debug/pprof/profile?seconds=0.1", nil)
+		if tc.site != "" {
+			req.Header.Set("Sec-Fetch-Site", tc.site)
+		}
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK { // a refused 30 s profile would leave 429 here
+			t.Errorf("Sec-Fetch-Site %q, Origin %q: %s, want 200", tc.site, tc.origin, resp.Status)
+		}
+	}
+}
