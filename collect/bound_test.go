@@ -274,7 +274,7 @@ func TestDeltaMaxConcurrent(t *testing.T) {
 	base := serve(t, collect.ServerOptions{MaxConcurrent: limit}) + "/debug/pprof/"
 	results := make(chan response, limit+1)
 	for range limit + 1 {
-		go func() { results <- get(t, base+"allocs?seconds=1.5", "") }()
+		go func() { results <- get(t, base+"allocs?seconds=3", "") }()
 	}
 	count := map[int]int{}
 	for range limit + 1 {

@@ -30,7 +30,7 @@ func (h *handler) serveDelta(w http.ResponseWriter, r *http.Request, p *pprof.Pr
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	release, ok := h.slots.take(p.Name()+"?seconds", h.opts.maxConcurrent())
+	release, ok := h.slots.take(r.Context(), p.Name()+"?seconds", h.opts.maxConcurrent())
 	if !ok {
 		tooMany(w, fmt.Sprintf("too many %s profiles over seconds at once; try again later", p.Name()))
 		return

@@ -55,7 +55,7 @@ func (h *handler) serveTimed(w http.ResponseWriter, r *http.Request, what string
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	release, ok := h.slots.take(what, 1)
+	release, ok := h.slots.take(r.Context(), what, 1)
 	if !ok {
 		tooMany(w, fmt.Sprintf("a %s is already being recorded; try again later", what))
 		return
@@ -168,7 +168,7 @@ func (h *handler) serveFlight(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, msg)
 		return
 	}
-	release, ok := h.slots.take("flightrecorder", 1)
+	release, ok := h.slots.take(r.Context(), "flightrecorder", 1)
 	if !ok {
 		tooMany(w, "a flight recorder snapshot is already being sent; try again later")
 		return
@@ -206,7 +206,7 @@ func (h *handler) serveNamed(w http.ResponseWriter, r *http.Request, name string
 		h.serveDelta(w, r, p, debug)
 		return
 	}
-	release, ok := h.slots.take(name, h.opts.maxConcurrent())
+	release, ok := h.slots.take(r.Context(), name, h.opts.maxConcurrent())
 	if !ok {
 		tooMany(w, fmt.Sprintf("too many %s profiles at once; try again later", name))
 		return

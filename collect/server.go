@@ -48,8 +48,9 @@ type ServerOptions struct {
 
 	// MaxConcurrent is how many requests for the same profile (heap,
 	// goroutine, allocs, block, mutex, threadcreate, or the growth of one
-	// over seconds) run at once; 0 means 1. Further requests get 429 Too
-	// Many Requests with Retry-After. CPU profiles, traces, wall-clock
+	// over seconds) run at once; 0 means 1. A further request waits up to
+	// half a second for one to end, then gets 429 Too Many Requests with
+	// Retry-After. CPU profiles, traces, wall-clock
 	// profiles and flight-recorder snapshots run one at a time whatever
 	// this says.
 	MaxConcurrent int

@@ -14,9 +14,14 @@ type slots struct {
 	m  map[string]chan struct{}
 }
 
-// take claims one of the n slots of kind, reporting false if all are
-// taken; release gives it back.
-func (s *slots) take(kind string, n int) (release func(), ok bool) {
+// slotWait is how long a request waits for a slot of its kind before it
+// gets 429: long enough for a client's next request, sent as soon as the
+// last byte of the previous answer arrived, to find the slot free again.
+const slotWait = 500 * time.Millisecond
+
+// take claims one of the n slots of kind, waiting up to slotWait, and
+// reports false if none came free or ctx ended; release gives it back.
+func (s *slots) take(ctx context.Context, kind string, n int) (release func(), ok bool) {
 	s.mu.Lock()
 	ch := s.m[kind]
 	if ch == nil {
@@ -31,8 +36,16 @@ func (s *slots) take(kind string, n int) (release func(), ok bool) {
 	case ch <- struct{}{}:
 		return func() { <-ch }, true
 	default:
-		return nil, false
 	}
+	t := time.NewTimer(slotWait)
+	defer t.Stop()
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return nil, false
 }
 
 const (
