@@ -2,6 +2,7 @@ package collect_test
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -353,5 +354,67 @@ func TestCrossSiteRefused(t *testing.T) {
 		if resp.StatusCode != http.StatusOK { // a refused 30 s profile would leave 429 here
 			t.Errorf("Sec-Fetch-Site %q, Origin %q: %s, want 200", tc.site, tc.origin, resp.Status)
 		}
+	}
+}
+
+// slowReader reads at most chunk bytes per pause, as a client on a slow
+// link does.
+type slowReader struct {
+	r     io.Reader
+	chunk int
+	pause time.Duration
+}
+
+func (s slowReader) Read(p []byte) (int, error) {
+	time.Sleep(s.pause)
+	return s.r.Read(p[:min(len(p), s.chunk)])
+}
+
+// TestTraceBacklogBounded reads a trace more slowly than the runtime
+// writes it: the unsent trace held in the program stays near
+// MaxTraceBacklog, the trace ends early, and what arrives is a whole trace.
+func TestTraceBacklogBounded(t *testing.T) {
+	const backlog = 4 << 20
+	stopWork := pingPong(t, 32)
+	base := serve(t, collect.ServerOptions{MaxTraceBacklog: backlog}) + "/debug/pprof/"
+	sample := []metrics.Sample{{Name: "/memory/classes/other:bytes"}}
+	metrics.Read(sample)
+	before := sample[0].Value.Uint64()
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		s := []metrics.Sample{{Name: sample[0].Name}}
+		for {
+			metrics.Read(s)
+			peak.Store(max(peak.Load(), s[0].Value.Uint64()))
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	})
+	start := time.Now()
+	resp, err := http.Get(base + "trace?seconds=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	_, err = io.Copy(&got, slowReader{resp.Body, 32 << 10, 10 * time.Millisecond})
+	resp.Body.Close()
+	close(done)
+	wg.Wait()
+	stopWork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	growth := int64(peak.Load()) - int64(before)
+	t.Logf("trace of %d bytes in %v; unsent trace peaked at %d bytes", got.Len(), time.Since(start), growth)
+	if growth > 3*backlog {
+		t.Errorf("a slow client let %d bytes of trace pile up in the program, want about %d", growth, backlog)
+	}
+	if readTrace(t, "trace", got.Bytes()) == 0 {
+		t.Errorf("trace holds no events")
 	}
 }

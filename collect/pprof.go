@@ -11,7 +11,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,7 +25,7 @@ func (h *handler) servePprof(w http.ResponseWriter, r *http.Request, name string
 	case "profile":
 		h.serveTimed(w, r, "profile", 30*time.Second, runCPU)
 	case "trace":
-		h.serveTimed(w, r, "trace", time.Second, runTrace)
+		h.serveTimed(w, r, "trace", time.Second, h.runTrace)
 	case "wall":
 		h.serveTimed(w, r, "wall", 30*time.Second, runWall)
 	case "flightrecorder":
@@ -140,15 +139,6 @@ func runCPU(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
 	}
 	sleep(ctx, d)
 	pprof.StopCPUProfile()
-	return false, nil
-}
-
-func runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
-	if err := trace.Start(w); err != nil {
-		return true, err
-	}
-	sleep(ctx, d)
-	trace.Stop()
 	return false, nil
 }
 

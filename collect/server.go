@@ -62,7 +62,18 @@ type ServerOptions struct {
 	// running a request are kept, and when every one is, new connections
 	// wait in the kernel's queue until one ends.
 	MaxConns int
+
+	// MaxTraceBacklog bounds the execution trace a served trace lets pile
+	// up in the program while its client reads more slowly than the
+	// runtime writes; 0 means DefaultMaxTraceBacklog. Beyond it the trace
+	// ends early (the client gets a whole, shorter trace), so that the
+	// program's memory does not grow with the trace's length.
+	MaxTraceBacklog int64
 }
+
+// DefaultMaxTraceBacklog is how much unsent trace a served trace may hold
+// in the program unless ServerOptions.MaxTraceBacklog says otherwise.
+const DefaultMaxTraceBacklog = 64 << 20
 
 // DefaultMaxConns is how many connections Listen and ListenAndServe keep
 // open unless ServerOptions.MaxConns says otherwise.
@@ -90,6 +101,13 @@ func (o ServerOptions) maxDuration() time.Duration {
 }
 
 func (o ServerOptions) maxConcurrent() int { return max(o.MaxConcurrent, 1) }
+
+func (o ServerOptions) maxTraceBacklog() uint64 {
+	if o.MaxTraceBacklog > 0 {
+		return uint64(o.MaxTraceBacklog)
+	}
+	return DefaultMaxTraceBacklog
+}
 
 func (o ServerOptions) maxConns() int {
 	if o.MaxConns > 0 {
