@@ -3,6 +3,7 @@ package collect_test
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/collect"
+	"golang.org/x/exp/trace"
 )
 
 // pingPong runs pairs of goroutines that hand a token back and forth, the
@@ -372,7 +374,8 @@ func (s slowReader) Read(p []byte) (int, error) {
 
 // TestTraceBacklogBounded reads a trace more slowly than the runtime
 // writes it: the unsent trace held in the program stays near
-// MaxTraceBacklog, the trace ends early, and what arrives is a whole trace.
+// MaxTraceBacklog, and the answer is cut off there, its complete
+// generations still readable.
 func TestTraceBacklogBounded(t *testing.T) {
 	const backlog = 4 << 20
 	stopWork := pingPong(t, 32)
@@ -406,7 +409,7 @@ func TestTraceBacklogBounded(t *testing.T) {
 	close(done)
 	wg.Wait()
 	stopWork()
-	if err != nil {
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatal(err)
 	}
 	growth := int64(peak.Load()) - int64(before)
@@ -414,7 +417,23 @@ func TestTraceBacklogBounded(t *testing.T) {
 	if growth > 3*backlog {
 		t.Errorf("a slow client let %d bytes of trace pile up in the program, want about %d", growth, backlog)
 	}
-	if readTrace(t, "trace", got.Bytes()) == 0 {
-		t.Errorf("trace holds no events")
+	n, err := countEvents(got.Bytes())
+	t.Logf("%d events read before the cut: %v", n, err)
+	if n == 0 {
+		t.Errorf("the trace cut off holds no readable events: %v", err)
+	}
+}
+
+// countEvents reads a possibly truncated trace, returning how many events
+// it yields before its end or an error.
+func countEvents(data []byte) (int, error) {
+	r, err := trace.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return 0, err
+	}
+	for n := 0; ; n++ {
+		if _, err := r.ReadEvent(); err != nil {
+			return n, err
+		}
 	}
 }

@@ -65,9 +65,11 @@ type ServerOptions struct {
 
 	// MaxTraceBacklog bounds the execution trace a served trace lets pile
 	// up in the program while its client reads more slowly than the
-	// runtime writes; 0 means DefaultMaxTraceBacklog. Beyond it the trace
-	// ends early (the client gets a whole, shorter trace), so that the
-	// program's memory does not grow with the trace's length.
+	// runtime writes; 0 means DefaultMaxTraceBacklog. Beyond it the answer
+	// is cut off and the trace stopped, so that the program's memory does
+	// not grow with the trace's length; the client gets a truncated trace
+	// (readers such as golang.org/x/exp/trace read the generations, about
+	// a second each, that came whole).
 	MaxTraceBacklog int64
 }
 

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -77,7 +78,22 @@ type stallWriter struct {
 	ours   bool // the connection is a Listen server's, whose next request sets its own deadlines
 	n      int64
 	err    error
+
+	mu  sync.Mutex // orders abort with the deadline of each chunk
+	cut bool
 }
+
+// abort makes the write in progress fail now and the next ones at once,
+// from any goroutine.
+func (s *stallWriter) abort() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cut = true
+	s.rc.SetWriteDeadline(time.Now())
+}
+
+// errCut is the error of writes after abort.
+var errCut = errors.New("answer cut short")
 
 func newStallWriter(w http.ResponseWriter, r *http.Request, end time.Time, cancel context.CancelFunc) *stallWriter {
 	_, ours := r.Context().Value(connKey{}).(*limitedConn)
@@ -112,7 +128,16 @@ func (s *stallWriter) Write(p []byte) (int, error) {
 	written := 0
 	for len(p) > 0 {
 		chunk := p[:min(len(p), chunkSize)]
-		s.setDeadline()
+		s.mu.Lock()
+		cut := s.cut
+		if !cut {
+			s.setDeadline()
+		}
+		s.mu.Unlock()
+		if cut {
+			s.err = errCut
+			return written, s.err
+		}
 		n, err := s.w.Write(chunk)
 		written += n
 		s.n += int64(n)

@@ -15,8 +15,10 @@ const backlogMetric = "/memory/classes/other:bytes"
 
 // runTrace records an execution trace into w, which streams it to the
 // client, for d or until ctx is done. The runtime keeps what w has not yet
-// taken in buffers outside the heap; when a slow client lets more than
-// MaxTraceBacklog pile up, the trace ends early.
+// taken in buffers outside the heap, and cannot even stop tracing until
+// the writer has taken the current generation; so when a slow client lets
+// more than MaxTraceBacklog pile up, the answer is cut off (w aborted, the
+// rest discarded) and the trace stopped.
 func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
 	sample := []metrics.Sample{{Name: backlogMetric}}
 	metrics.Read(sample)
@@ -39,6 +41,9 @@ func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (b
 		case <-tick.C:
 			metrics.Read(sample)
 			if now := sample[0].Value.Uint64(); now > base && now-base > limit {
+				if a, ok := w.(interface{ abort() }); ok {
+					a.abort()
+				}
 				return false, nil
 			}
 		}
