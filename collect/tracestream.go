@@ -20,18 +20,18 @@ const backlogMetric = "/memory/classes/other:bytes"
 // more than MaxTraceBacklog pile up, the answer is cut off (w aborted, the
 // rest discarded) and the trace stopped.
 func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
-	sample := []metrics.Sample{{Name: backlogMetric}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	if err := trace.Start(w); err != nil {
+	bw := &backlogWriter{w: w, limit: h.opts.maxTraceBacklog(), sample: []metrics.Sample{{Name: backlogMetric}}}
+	metrics.Read(bw.sample)
+	bw.base = bw.sample[0].Value.Uint64()
+	if err := trace.Start(bw); err != nil {
 		return true, err
 	}
 	defer trace.Stop()
-	limit := h.opts.maxTraceBacklog()
 	end := time.NewTimer(d)
 	defer end.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
+	check := []metrics.Sample{{Name: backlogMetric}}
 	for {
 		select {
 		case <-ctx.Done():
@@ -39,13 +39,41 @@ func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (b
 		case <-end.C:
 			return false, nil
 		case <-tick.C:
-			metrics.Read(sample)
-			if now := sample[0].Value.Uint64(); now > base && now-base > limit {
-				if a, ok := w.(interface{ abort() }); ok {
-					a.abort()
-				}
+			// The writer checks too, but cannot while a write blocks.
+			if bw.over(check) {
+				bw.abort()
 				return false, nil
 			}
 		}
+	}
+}
+
+// A backlogWriter passes a trace to w, aborting w (if it can be) once the
+// runtime holds more than limit bytes beyond base. The runtime's trace
+// reader calls Write, so the check runs as often as data flows, however
+// busy the scheduler is.
+type backlogWriter struct {
+	w           io.Writer
+	base, limit uint64
+	sample      []metrics.Sample // Write's own
+}
+
+func (b *backlogWriter) Write(p []byte) (int, error) {
+	if b.over(b.sample) {
+		b.abort()
+	}
+	return b.w.Write(p)
+}
+
+// over reports whether the backlog exceeds the limit, using sample.
+func (b *backlogWriter) over(sample []metrics.Sample) bool {
+	metrics.Read(sample)
+	now := sample[0].Value.Uint64()
+	return now > b.base && now-b.base > b.limit
+}
+
+func (b *backlogWriter) abort() {
+	if a, ok := b.w.(interface{ abort() }); ok {
+		a.abort()
 	}
 }
