@@ -87,6 +87,7 @@ func streamTimed(w http.ResponseWriter, r *http.Request, what string, d time.Dur
 	defer cancel()
 	dataHeaders(w, what)
 	sw := newStallWriter(w, r, end, cancel)
+	sw.stall = traceStall
 	defer sw.close()
 	busy, err := run(ctx, d, sw)
 	switch {

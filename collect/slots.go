@@ -56,6 +56,11 @@ const (
 	// writeGrace is how long an answer may take to send, after any
 	// seconds it spends recording.
 	writeGrace = 30 * time.Second
+	// traceStall is writeStall for a streamed trace: while a write
+	// blocks, the runtime keeps tracing into memory, tens of megabytes a
+	// second on a busy program, and a goroutine that would cut the answer
+	// off may wait that long for a CPU.
+	traceStall = 2 * time.Second
 	// chunkSize is how much is written under one deadline.
 	chunkSize = 64 << 10
 )
@@ -75,6 +80,7 @@ type stallWriter struct {
 	rc     *http.ResponseController
 	end    time.Time
 	cancel context.CancelFunc
+	stall  time.Duration
 	ours   bool // the connection is a Listen server's, whose next request sets its own deadlines
 	n      int64
 	err    error
@@ -97,14 +103,14 @@ var errCut = errors.New("answer cut short")
 
 func newStallWriter(w http.ResponseWriter, r *http.Request, end time.Time, cancel context.CancelFunc) *stallWriter {
 	_, ours := r.Context().Value(connKey{}).(*limitedConn)
-	return &stallWriter{w: w, rc: http.NewResponseController(w), end: end, cancel: cancel, ours: ours}
+	return &stallWriter{w: w, rc: http.NewResponseController(w), end: end, cancel: cancel, stall: writeStall, ours: ours}
 }
 
-// setDeadline gives the client writeStall, and no more than until end, to
+// setDeadline gives the client its stall time, and no more than until end, to
 // take the next chunk. Not every server supports deadlines; then its own
 // timeouts apply.
 func (s *stallWriter) setDeadline() {
-	d := time.Now().Add(writeStall)
+	d := time.Now().Add(s.stall)
 	if d.After(s.end) {
 		d = s.end
 	}
