@@ -2,6 +2,7 @@ package collect
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"runtime/pprof"
 	"time"
@@ -29,6 +30,13 @@ func (h *handler) serveDelta(w http.ResponseWriter, r *http.Request, p *pprof.Pr
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	release, ok := h.slots.take(r.Context(), p.Name()+"?seconds", h.opts.maxConcurrent())
+	if !ok {
+		tooMany(w, fmt.Sprintf("too many %s profiles over seconds at once; try again later", p.Name()))
+		return
+	}
+	defer release()
+	end := time.Now().Add(d + writeGrace)
 	before, err := snapshot(p)
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, p.Name()+": "+err.Error())
@@ -50,7 +58,7 @@ func (h *handler) serveDelta(w http.ResponseWriter, r *http.Request, p *pprof.Pr
 		httpError(w, http.StatusInternalServerError, p.Name()+": "+err.Error())
 		return
 	}
-	serveData(w, p.Name()+"-delta", buf.Bytes())
+	serveData(w, r, p.Name()+"-delta", buf.Bytes(), end)
 }
 
 func snapshot(p *pprof.Profile) (*profile.Profile, error) {

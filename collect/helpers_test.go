@@ -123,9 +123,18 @@ func index(t *testing.T, p *profile.Profile, typ string) int {
 // trace, and returns how many events it holds.
 func readTrace(t *testing.T, name string, data []byte) int {
 	t.Helper()
-	r, err := trace.NewReader(bytes.NewReader(data))
-	if err != nil {
+	if _, err := trace.NewReader(bytes.NewReader(data)); err != nil {
 		t.Fatalf("%s (%d bytes, starting %q): %v", name, len(data), clipBytes(data), err)
+	}
+	return readTraceFrom(t, name, bytes.NewReader(data))
+}
+
+// readTraceFrom decodes a trace from a stream, as readTrace does.
+func readTraceFrom(t *testing.T, name string, in io.Reader) int {
+	t.Helper()
+	r, err := trace.NewReader(in)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
 	n := 0
 	for {

@@ -112,7 +112,10 @@ func WallRate(hz int) Option {
 // NoSignals leaves SIGINT and SIGTERM alone. By default Start catches them,
 // stops the session so the files are complete, and then lets the signal
 // end the process as it would have; a program with its own graceful
-// shutdown that calls Stop itself can opt out.
+// shutdown that calls Stop itself can opt out. A signal the process
+// ignores when Start runs (signal.Ignored: SIGINT for a job a shell
+// started in the background, or one the program passed to signal.Ignore)
+// is left alone in any case.
 func NoSignals() Option {
 	return func(c *config) { c.signals = false }
 }

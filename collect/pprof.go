@@ -11,7 +11,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,11 +23,11 @@ func (h *handler) servePprof(w http.ResponseWriter, r *http.Request, name string
 	case "":
 		h.serveIndex(w, r)
 	case "profile":
-		h.serveTimed(w, r, "profile", h.cpu, 30*time.Second, runCPU)
+		h.serveTimed(w, r, "profile", 30*time.Second, runCPU)
 	case "trace":
-		h.serveTimed(w, r, "trace", h.trace, time.Second, runTrace)
+		h.serveTimed(w, r, "trace", time.Second, h.runTrace)
 	case "wall":
-		h.serveTimed(w, r, "wall", h.wall, 30*time.Second, runWall)
+		h.serveTimed(w, r, "wall", 30*time.Second, runWall)
 	case "flightrecorder":
 		h.serveFlight(w, r)
 	case "symbol":
@@ -44,19 +43,26 @@ func (h *handler) servePprof(w http.ResponseWriter, r *http.Request, name string
 // that the runtime refused because the same kind of recording is running.
 type timedRun func(ctx context.Context, d time.Duration, w io.Writer) (busy bool, err error)
 
-// serveTimed runs a recording that lasts the request's seconds. slot
-// admits one at a time: a concurrent request gets 429.
-func (h *handler) serveTimed(w http.ResponseWriter, r *http.Request, what string, slot chan struct{}, def time.Duration, run timedRun) {
+// serveTimed runs a recording that lasts the request's seconds, one at a
+// time: a concurrent request gets 429. A trace is streamed to the client
+// as it is recorded, since it can grow by tens of megabytes a second; the
+// profiles are small and are buffered, so that a failure can still be
+// answered with an error.
+func (h *handler) serveTimed(w http.ResponseWriter, r *http.Request, what string, def time.Duration, run timedRun) {
 	d, err := ParseSeconds(r.URL.Query().Get("seconds"), def, h.opts.maxDuration())
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	select {
-	case slot <- struct{}{}:
-		defer func() { <-slot }()
-	default:
+	release, ok := h.slots.take(r.Context(), what, 1)
+	if !ok {
 		tooMany(w, fmt.Sprintf("a %s is already being recorded; try again later", what))
+		return
+	}
+	defer release()
+	end := time.Now().Add(d + writeGrace)
+	if what == "trace" {
+		streamTimed(w, r, what, d, end, run)
 		return
 	}
 	var buf bytes.Buffer
@@ -69,7 +75,26 @@ func (h *handler) serveTimed(w http.ResponseWriter, r *http.Request, what string
 	case r.Context().Err() != nil:
 		// The client left; nobody to answer.
 	default:
-		serveData(w, what, buf.Bytes())
+		serveData(w, r, what, buf.Bytes(), end)
+	}
+}
+
+// streamTimed runs a recording that writes straight to the client. A
+// client that leaves, or stops reading for writeStall, ends the recording
+// early and gets a truncated answer.
+func streamTimed(w http.ResponseWriter, r *http.Request, what string, d time.Duration, end time.Time, run timedRun) {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	dataHeaders(w, what)
+	sw := newStallWriter(w, r, end, cancel)
+	sw.stall = traceStall
+	defer sw.close()
+	busy, err := run(ctx, d, sw)
+	switch {
+	case busy:
+		tooMany(w, fmt.Sprintf("the program is already recording a %s; try again later", what))
+	case err != nil && sw.n == 0:
+		httpError(w, http.StatusInternalServerError, what+": "+err.Error())
 	}
 }
 
@@ -78,12 +103,25 @@ func tooMany(w http.ResponseWriter, msg string) {
 	httpError(w, http.StatusTooManyRequests, msg)
 }
 
-// serveData sends a binary profile or trace as an attachment.
-func serveData(w http.ResponseWriter, name string, data []byte) {
+// serveData sends a binary profile or trace as an attachment, which the
+// client must take before end.
+func serveData(w http.ResponseWriter, r *http.Request, name string, data []byte, end time.Time) {
+	dataHeaders(w, name)
+	sendAll(w, r, data, end)
+}
+
+// sendAll writes a buffered answer, which the client must take before end.
+func sendAll(w http.ResponseWriter, r *http.Request, data []byte, end time.Time) {
+	sw := newStallWriter(w, r, end, nil)
+	sw.Write(data)
+	sw.close()
+}
+
+// dataHeaders marks an answer as a binary attachment.
+func dataHeaders(w http.ResponseWriter, name string) {
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Write(data)
 }
 
 // sleep waits for d or until ctx is done.
@@ -105,15 +143,6 @@ func runCPU(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
 	return false, nil
 }
 
-func runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
-	if err := trace.Start(w); err != nil {
-		return true, err
-	}
-	sleep(ctx, d)
-	trace.Stop()
-	return false, nil
-}
-
 func runWall(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
 	s := startWall(DefaultWallRate)
 	sleep(ctx, d)
@@ -130,12 +159,19 @@ func (h *handler) serveFlight(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, msg)
 		return
 	}
+	release, ok := h.slots.take(r.Context(), "flightrecorder", 1)
+	if !ok {
+		tooMany(w, "a flight recorder snapshot is already being sent; try again later")
+		return
+	}
+	defer release()
+	end := time.Now().Add(writeGrace)
 	var buf bytes.Buffer
 	if _, err := h.flight.fr.WriteTo(&buf); err != nil {
 		tooMany(w, "flight recorder snapshot failed: "+err.Error())
 		return
 	}
-	serveData(w, "flightrecorder", buf.Bytes())
+	serveData(w, r, "flightrecorder", buf.Bytes(), end)
 }
 
 // serveNamed writes a runtime/pprof profile: heap, allocs, goroutine,
@@ -161,6 +197,13 @@ func (h *handler) serveNamed(w http.ResponseWriter, r *http.Request, name string
 		h.serveDelta(w, r, p, debug)
 		return
 	}
+	release, ok := h.slots.take(r.Context(), name, h.opts.maxConcurrent())
+	if !ok {
+		tooMany(w, fmt.Sprintf("too many %s profiles at once; try again later", name))
+		return
+	}
+	defer release()
+	end := time.Now().Add(writeGrace)
 	if gc > 0 && (name == "heap" || name == "allocs") {
 		runtime.GC()
 	}
@@ -171,10 +214,10 @@ func (h *handler) serveNamed(w http.ResponseWriter, r *http.Request, name string
 	}
 	if debug > 0 {
 		plainText(w)
-		w.Write(buf.Bytes())
+		sendAll(w, r, buf.Bytes(), end)
 		return
 	}
-	serveData(w, name, buf.Bytes())
+	serveData(w, r, name, buf.Bytes(), end)
 }
 
 // intParam parses an optional small integer parameter in [lo, hi].

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/perflab/perflab/internal/httpguard"
 )
 
 // ServerOptions configure Handler and ListenAndServe. The zero value is a
@@ -43,7 +45,51 @@ type ServerOptions struct {
 	// Prefix is the path the handler's tree lives under; "" means
 	// "/debug", giving /debug/pprof/, /debug/vars and /debug/metrics.
 	Prefix string
+
+	// MaxConcurrent is how many requests for the same profile (heap,
+	// goroutine, allocs, block, mutex, threadcreate, or the growth of one
+	// over seconds) run at once; 0 means 1. A further request waits up to
+	// half a second for one to end, then gets 429 Too Many Requests with
+	// Retry-After. CPU profiles, traces, wall-clock
+	// profiles and flight-recorder snapshots run one at a time whatever
+	// this says.
+	MaxConcurrent int
+
+	// MaxConns caps the connections Listen and ListenAndServe keep open;
+	// 0 means DefaultMaxConns. When all are taken, a new connection
+	// closes the one that has waited longest outside a request (idle
+	// between requests, or still sending its headers); connections
+	// running a request are kept, and when every one is, new connections
+	// wait in the kernel's queue until one ends.
+	MaxConns int
+
+	// MaxTraceBacklog bounds the execution trace a served trace lets pile
+	// up in the program while its client reads more slowly than the
+	// runtime writes; 0 means DefaultMaxTraceBacklog. Beyond it the answer
+	// is cut off and the trace stopped, so that the program's memory does
+	// not grow with the trace's length; the client gets a truncated trace
+	// (readers such as golang.org/x/exp/trace read the generations, about
+	// a second each, that came whole).
+	MaxTraceBacklog int64
 }
+
+// DefaultMaxTraceBacklog is how much unsent trace a served trace may hold
+// in the program unless ServerOptions.MaxTraceBacklog says otherwise.
+const DefaultMaxTraceBacklog = 64 << 20
+
+// DefaultMaxConns is how many connections Listen and ListenAndServe keep
+// open unless ServerOptions.MaxConns says otherwise.
+const DefaultMaxConns = 32
+
+// The debug server's timeouts, besides the write deadlines that
+// stallWriter sets for each answer: a client has readHeaderTimeout to
+// send its request's headers, readTimeout to send the whole request and
+// idleTimeout between requests on a kept-alive connection.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	idleTimeout       = 60 * time.Second
+)
 
 // DefaultMaxDuration is the longest CPU profile or trace a Handler serves
 // unless ServerOptions.MaxDuration says otherwise.
@@ -54,6 +100,22 @@ func (o ServerOptions) maxDuration() time.Duration {
 		return o.MaxDuration
 	}
 	return DefaultMaxDuration
+}
+
+func (o ServerOptions) maxConcurrent() int { return max(o.MaxConcurrent, 1) }
+
+func (o ServerOptions) maxTraceBacklog() uint64 {
+	if o.MaxTraceBacklog > 0 {
+		return uint64(o.MaxTraceBacklog)
+	}
+	return DefaultMaxTraceBacklog
+}
+
+func (o ServerOptions) maxConns() int {
+	if o.MaxConns > 0 {
+		return o.MaxConns
+	}
+	return DefaultMaxConns
 }
 
 func (o ServerOptions) prefix() string {
@@ -70,6 +132,13 @@ func (o ServerOptions) prefix() string {
 // whose Host header is not a loopback name (localhost, 127.0.0.1, ::1)
 // are refused with 403, so web pages cannot reach the server through DNS
 // rebinding.
+//
+// The server bounds what clients can hold: each has 10 s to send its
+// request's headers and 30 s for the whole request, a kept-alive
+// connection closes after 60 s idle, each chunk of an answer must be
+// taken within 10 s and the whole answer within the seconds it records
+// plus 30 s, refused requests (401, 403) close their connection, and at
+// most ServerOptions.MaxConns connections are open.
 func ListenAndServe(addr string, opts ServerOptions) error {
 	s, err := listen(addr, opts)
 	if err != nil {
@@ -109,24 +178,18 @@ func listen(addr string, opts ServerOptions) (*Server, error) {
 		return nil, fmt.Errorf("collect: debug server: %w", err)
 	}
 	h := Handler(opts)
-	if isLoopback(host) {
+	if httpguard.IsLoopback(host) {
 		h = loopbackOnly(h)
 	}
 	srv := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		WriteTimeout:      opts.maxDuration() + 30*time.Second,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      opts.maxDuration() + writeGrace,
+		IdleTimeout:       idleTimeout,
+		ConnContext:       connContext,
 	}
-	return &Server{srv: srv, ln: ln}, nil
-}
-
-// isLoopback reports whether host names only this machine.
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return &Server{srv: srv, ln: newConnLimiter(ln, opts.maxConns())}, nil
 }
 
 // loopbackOnly refuses requests whose Host header is not a loopback
@@ -134,12 +197,8 @@ func isLoopback(host string) bool {
 // rebinding (pointing its own domain at 127.0.0.1).
 func loopbackOnly(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host := r.Host
-		if hp, _, err := net.SplitHostPort(host); err == nil {
-			host = hp
-		}
-		if !isLoopback(strings.Trim(host, "[]")) {
-			httpError(w, http.StatusForbidden, "host not allowed: the debug server answers only to loopback names")
+		if !httpguard.LoopbackHost(r) {
+			refuse(w, http.StatusForbidden, "host not allowed: the debug server answers only to loopback names")
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -177,7 +236,11 @@ func (s *Server) Shutdown(ctx context.Context) error { return s.srv.Shutdown(ctx
 //	/debug/metrics                 runtime/metrics as JSON
 //
 // The handler answers with net/http/pprof's formats, so go tool pprof and
-// perflab read it alike. Mount it at its prefix on any router:
+// perflab read it alike. Requests a browser sends on behalf of another
+// site (Sec-Fetch-Site other than same-origin or none, or an Origin
+// header that is not the server's) are refused with 403, so a web page
+// cannot make its visitor's browser profile a program without a token.
+// Mount it at its prefix on any router:
 // mux.Handle("/debug/", collect.Handler(opts)). Importing collect imports
 // expvar, which registers /debug/vars on http.DefaultServeMux; do not serve
 // DefaultServeMux to untrusted clients.
@@ -185,9 +248,6 @@ func Handler(opts ServerOptions) http.Handler {
 	h := &handler{
 		opts:   opts,
 		prefix: opts.prefix(),
-		cpu:    make(chan struct{}, 1),
-		trace:  make(chan struct{}, 1),
-		wall:   make(chan struct{}, 1),
 	}
 	if opts.FlightRecorder > 0 {
 		h.flight, h.flightErr = startFlightRecorder(opts.FlightRecorder, opts.FlightRecorderBytes)
@@ -195,17 +255,22 @@ func Handler(opts ServerOptions) http.Handler {
 	return h
 }
 
-// handler serves the debug tree. The channels are one-slot semaphores for
-// the profiles that can run only once at a time.
+// handler serves the debug tree. Its slots bound the expensive requests
+// running at once.
 type handler struct {
-	opts             ServerOptions
-	prefix           string
-	cpu, trace, wall chan struct{}
-	flight           *flightRecorder
-	flightErr        error
+	opts      ServerOptions
+	prefix    string
+	slots     slots
+	flight    *flightRecorder
+	flightErr error
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer markBusy(r.Context())()
+	if err := httpguard.SameOrigin(r); err != nil {
+		refuse(w, http.StatusForbidden, err.Error())
+		return
+	}
 	if !h.authorized(w, r) {
 		return
 	}
@@ -237,12 +302,12 @@ func (h *handler) authorized(w http.ResponseWriter, r *http.Request) bool {
 	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !ok || got == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="debug"`)
-		httpError(w, http.StatusUnauthorized, "missing bearer token")
+		refuse(w, http.StatusUnauthorized, "missing bearer token")
 		return false
 	}
 	if subtle.ConstantTimeCompare([]byte(got), []byte(h.opts.Token)) != 1 {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="debug", error="invalid_token"`)
-		httpError(w, http.StatusUnauthorized, "invalid bearer token")
+		refuse(w, http.StatusUnauthorized, "invalid bearer token")
 		return false
 	}
 	return true
@@ -255,6 +320,15 @@ func httpError(w http.ResponseWriter, status int, msg string) {
 	plainText(w)
 	w.WriteHeader(status)
 	fmt.Fprintln(w, msg)
+}
+
+// refuse answers a request the server will not serve, then closes the
+// connection without waiting for the rest of the request, so that refused
+// clients cannot hold it.
+func refuse(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Connection", "close")
+	http.NewResponseController(w).SetReadDeadline(time.Now())
+	httpError(w, status, msg)
 }
 
 // plainText marks an answer as plain text that browsers must not sniff.

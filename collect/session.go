@@ -49,6 +49,11 @@ type Session struct {
 // Start never fails as a whole: a profile it cannot start (an unwritable
 // directory, a CPU profile already running elsewhere in the program) is
 // reported on the Log writer and by Err, and the other profiles go on.
+//
+// Unless NoSignals is given, Start catches SIGINT and SIGTERM to write the
+// files before the signal ends the process; a signal the process ignores
+// when Start runs (SIGINT in a job a shell started in the background) is
+// left alone.
 func Start(opts ...Option) *Session {
 	cfg := newConfig()
 	for _, o := range opts {
@@ -63,11 +68,28 @@ func Start(opts ...Option) *Session {
 	}
 	s.setRates()
 	if cfg.signals && len(s.pending) > 0 {
-		s.sig = make(chan os.Signal, 1)
-		signal.Notify(s.sig, os.Interrupt, syscall.SIGTERM)
-		go s.watch()
+		s.watchSignals()
 	}
 	return s
+}
+
+// watchSignals catches SIGINT and SIGTERM, except one that the process
+// ignores (as a shell ignores SIGINT for a job it starts in the
+// background): catching it would make the process stop profiling, or
+// die, on a signal meant to leave it alone.
+func (s *Session) watchSignals() {
+	var sigs []os.Signal
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		if !signal.Ignored(sig) {
+			sigs = append(sigs, sig)
+		}
+	}
+	if len(sigs) == 0 {
+		return
+	}
+	s.sig = make(chan os.Signal, 1)
+	signal.Notify(s.sig, sigs...)
+	go s.watch()
 }
 
 // applyEnv lets PERFLAB_PROFILE and PERFLAB_PROFILE_DIR replace the

@@ -27,6 +27,7 @@ func TestProgram(t *testing.T) {
 	t.Run("UnwritableDir", func(t *testing.T) { testUnwritableDir(t, bin) })
 	t.Run("SIGINT", func(t *testing.T) { testSignal(t, bin, syscall.SIGINT) })
 	t.Run("SIGTERM", func(t *testing.T) { testSignal(t, bin, syscall.SIGTERM) })
+	t.Run("SIGINTIgnored", func(t *testing.T) { testIgnoredSignal(t, bin) })
 	t.Run("Killed", func(t *testing.T) { testKilled(t, bin) })
 }
 
@@ -234,7 +235,12 @@ func checkOneLineFailure(t *testing.T, err error, stderr string, want ...string)
 // started its session.
 func startWaiting(t *testing.T, bin string, args ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"-wait", "-work=100ms"}, args...)...)
+	return startWaitingCmd(t, exec.Command(bin, append([]string{"-wait", "-work=100ms"}, args...)...))
+}
+
+// startWaitingCmd starts a command that runs the program in -wait mode.
+func startWaitingCmd(t *testing.T, cmd *exec.Cmd) *exec.Cmd {
+	t.Helper()
 	cmd.Env = cleanEnv()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -274,6 +280,43 @@ func testSignal(t *testing.T, bin string, sig syscall.Signal) {
 	}
 	load(t, filepath.Join(dir, "heap.pprof"))
 	checkTraceFile(t, filepath.Join(dir, "trace.out"))
+}
+
+// testIgnoredSignal starts the program as a shell starts a background
+// job, with SIGINT ignored: SIGINT must neither end it nor stop its
+// profiles, which SIGTERM still flushes.
+func testIgnoredSignal(t *testing.T, bin string) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to start the program with SIGINT ignored")
+	}
+	dir := t.TempDir()
+	cmd := startWaitingCmd(t, exec.Command(sh, "-c", `trap "" INT; exec "$0" "$@"`,
+		bin, "-wait", "-work=100ms", "-kinds=cpu,heap", "-dir="+dir))
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case err := <-exited:
+		t.Fatalf("the program ended on SIGINT, which it ignores: %v", err)
+	case <-time.After(time.Second):
+	}
+	for _, name := range dirNames(t, dir) {
+		if !strings.HasPrefix(name, ".") { // only temporary files while profiling
+			t.Fatalf("SIGINT, which the program ignores, stopped its profiles: the directory holds %s", name)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err = <-exited
+	if ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("exit: %v, want death by SIGTERM", err)
+	}
+	if names := dirNames(t, dir); !slices.Equal(names, []string{"cpu.pprof", "heap.pprof"}) {
+		t.Fatalf("after SIGINT then SIGTERM the directory holds %q", names)
+	}
+	if p := load(t, filepath.Join(dir, "cpu.pprof")); cum(p, "main.busyWork", 1) == 0 {
+		t.Errorf("cpu profile flushed on SIGTERM has no time in main.busyWork")
+	}
 }
 
 // testKilled kills a program with SIGKILL, which nothing can catch: the

@@ -1,0 +1,439 @@
+package collect_test
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/perflab/perflab/collect"
+	"golang.org/x/exp/trace"
+)
+
+// pingPong runs pairs of goroutines that hand a token back and forth, the
+// workload whose execution trace grows fastest, until the returned
+// function (also called at the test's end) stops them.
+func pingPong(t *testing.T, pairs int) (stop func()) {
+	done := make(chan struct{})
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range pairs {
+		a, b := make(chan int), make(chan int)
+		wg.Go(func() {
+			for {
+				select {
+				case a <- 1:
+				case <-done:
+					return
+				}
+				select {
+				case <-b:
+				case <-done:
+					return
+				}
+			}
+		})
+		wg.Go(func() {
+			for {
+				select {
+				case <-a:
+				case <-done:
+					return
+				}
+				select {
+				case b <- 1:
+				case <-done:
+					return
+				}
+			}
+		})
+	}
+	stop = func() { once.Do(func() { close(done) }); wg.Wait() }
+	t.Cleanup(stop)
+	return stop
+}
+
+// heapPeak samples the live heap every few milliseconds until stop is
+// called, which returns the largest value seen.
+func heapPeak() (stop func() uint64) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	return func() uint64 { close(done); wg.Wait(); return peak.Load() }
+}
+
+// TestTraceStreams fetches a trace of a program busy switching goroutines
+// and checks that the server streamed it: the heap grew by a small part
+// of the trace's size, and the trace received is whole.
+func TestTraceStreams(t *testing.T) {
+	stopWork := pingPong(t, 32)
+	base := serve(t, collect.ServerOptions{}) + "/debug/pprof/"
+	file := filepath.Join(t.TempDir(), "trace.out")
+	out, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+
+	runtime.GC()
+	var before [1]metrics.Sample
+	before[0].Name = "/memory/classes/heap/objects:bytes"
+	metrics.Read(before[:])
+	stop := heapPeak()
+	resp, err := http.Get(base + "trace?seconds=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(out, resp.Body)
+	resp.Body.Close()
+	peak := stop()
+	stopWork()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("trace: %s after %d bytes, %v", resp.Status, n, err)
+	}
+	growth := int64(peak) - int64(before[0].Value.Uint64())
+	t.Logf("trace of %d bytes; heap grew by %d bytes at most", n, growth)
+	if n < 12<<20 {
+		t.Skipf("the machine made only %d bytes of trace, too little to tell streaming from buffering", n)
+	}
+	if growth > n/2 {
+		t.Errorf("serving a trace of %d bytes grew the heap by %d bytes: it was buffered, not streamed", n, growth)
+	}
+	if _, err := out.Seek(0, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	if events := readTraceFrom(t, "trace", bufio.NewReader(out)); events == 0 {
+		t.Errorf("streamed trace holds no events")
+	}
+}
+
+// TestIdleConnectionsEvicted opens 300 connections that never finish a
+// request, as a client holding file descriptors would, while an
+// authorised CPU profile runs: the server keeps at most MaxConns of them
+// open, closing the oldest idle ones, the profile in progress is not cut,
+// and a new authorised request is served at once.
+func TestIdleConnectionsEvicted(t *testing.T) {
+	const token, attackers = "t0ken", 300
+	srv, err := collect.Listen("127.0.0.1:0", collect.ServerOptions{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	base := "http://" + srv.Addr() + "/debug/pprof/"
+	profile := make(chan response, 1)
+	go func() { profile <- get(t, base+"profile?seconds=1", token) }()
+	time.Sleep(100 * time.Millisecond) // let the profile start
+
+	conns := make([]net.Conn, attackers)
+	for i := range conns {
+		c, err := net.Dial("tcp", srv.Addr())
+		if err != nil {
+			t.Fatalf("connection %d: %v", i, err)
+		}
+		defer c.Close()
+		if i%2 == 1 { // half start a request and never finish its headers
+			fmt.Fprintf(c, "GET /debug/pprof/heap HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+		}
+		conns[i] = c
+	}
+	start := time.Now()
+	if r := get(t, base+"heap", token); r.status != http.StatusOK {
+		t.Fatalf("authorised request after %d idle connections: %d %s", attackers, r.status, r.body)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("authorised request took %v behind idle connections", d)
+	}
+	if r := <-profile; r.status != http.StatusOK {
+		t.Errorf("profile in progress: %d %s", r.status, r.body)
+	} else {
+		parse(t, "profile", r.body)
+	}
+	if open := stillOpen(conns, time.Second); open > collect.DefaultMaxConns {
+		t.Errorf("%d of %d idle connections still open, want at most %d", open, attackers, collect.DefaultMaxConns)
+	}
+}
+
+// stillOpen counts the connections the server has not closed within wait.
+func stillOpen(conns []net.Conn, wait time.Duration) int {
+	deadline := time.Now().Add(wait)
+	open := 0
+	for _, c := range conns {
+		c.SetReadDeadline(deadline)
+		_, err := io.Copy(io.Discard, c)
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			open++ // the server still holds it (closed ones end in EOF or a reset)
+		}
+	}
+	return open
+}
+
+// TestRefusedConnectionClosed sends an unauthenticated request whose body
+// never comes: the server answers 401 and closes the connection at once
+// instead of waiting for the body.
+func TestRefusedConnectionClosed(t *testing.T) {
+	srv, err := collect.Listen("127.0.0.1:0", collect.ServerOptions{Token: "t0ken"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := net.Dial("tcp", srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /debug/pprof/symbol HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n0x1+")
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusUnauthorized || !resp.Close {
+		t.Errorf("unauthenticated request: %s, Connection: %q; want 401 and close", resp.Status, resp.Header.Get("Connection"))
+	}
+	io.Copy(io.Discard, resp.Body)
+	if n := stillOpen([]net.Conn{c}, 2*time.Second); n != 0 {
+		t.Errorf("the server kept the refused connection open, waiting for the body")
+	}
+}
+
+// parkDeep parks a goroutine under depth frames until stop closes, so
+// that a goroutine dump is long.
+//
+//go:noinline
+func parkDeep(depth int, stop chan struct{}) {
+	if depth > 0 {
+		parkDeep(depth-1, stop)
+		return
+	}
+	<-stop
+}
+
+// TestExpensiveOneAtATime holds a goroutine dump in progress with a
+// client that does not read it: another dump gets 429 with Retry-After,
+// while other kinds are served; once the reader leaves, dumps are served
+// again. Profiles over seconds are limited the same way, to MaxConcurrent.
+func TestExpensiveOneAtATime(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	for range 5000 {
+		go parkDeep(20, stop)
+	}
+	srv, err := collect.Listen("127.0.0.1:0", collect.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	base := "http://" + srv.Addr() + "/debug/pprof/"
+
+	stalled, err := net.Dial("tcp", srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stalled.Close()
+	stalled.(*net.TCPConn).SetReadBuffer(4096)
+	fmt.Fprintf(stalled, "GET /debug/pprof/goroutine?debug=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+
+	r := waitStatus(t, base+"goroutine?debug=1", http.StatusTooManyRequests)
+	checkErrorBody(t, r, "too many goroutine profiles")
+	if r.header.Get("Retry-After") == "" {
+		t.Errorf("429 without Retry-After")
+	}
+	getOK(t, base+"heap") // another kind is not held up
+	stalled.Close()
+	waitStatus(t, base+"goroutine?debug=1", http.StatusOK)
+}
+
+// TestDeltaMaxConcurrent sends MaxConcurrent+1 profiles over seconds at
+// once: MaxConcurrent are served and one gets 429.
+func TestDeltaMaxConcurrent(t *testing.T) {
+	const limit = 2
+	base := serve(t, collect.ServerOptions{MaxConcurrent: limit}) + "/debug/pprof/"
+	results := make(chan response, limit+1)
+	for range limit + 1 {
+		go func() { results <- get(t, base+"allocs?seconds=3", "") }()
+	}
+	count := map[int]int{}
+	for range limit + 1 {
+		r := <-results
+		count[r.status]++
+		if r.status == http.StatusTooManyRequests {
+			checkErrorBody(t, r, "too many allocs profiles over seconds")
+		}
+	}
+	if count[http.StatusOK] != limit || count[http.StatusTooManyRequests] != 1 {
+		t.Errorf("%d concurrent profiles with MaxConcurrent %d: statuses %v", limit+1, limit, count)
+	}
+	getOK(t, base+"allocs?seconds=0.1")
+}
+
+// waitStatus repeats a request until it answers status, for at most 10 s.
+func waitStatus(t *testing.T, url string, status int) response {
+	t.Helper()
+	var r response
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if r = get(t, url, ""); r.status == status {
+			return r
+		}
+	}
+	t.Fatalf("GET %s: %d %s, want %d", url, r.status, clipBytes(r.body), status)
+	return r
+}
+
+// TestCrossSiteRefused sends the requests a web page could make a browser
+// send to a token-less loopback server: they get 403 and start nothing,
+// while the browser's own navigation and same-origin requests pass.
+func TestCrossSiteRefused(t *testing.T) {
+	addr := serve(t, collect.ServerOptions{})
+	url := addr + "/debug/pprof/profile?seconds=30"
+	origin := addr // the server's own origin: http://127.0.0.1:PORT
+	for _, tc := range []struct{ site, origin string }{
+		{"cross-site", ""},
+		{"same-site", ""},
+		{"cross-site", origin},
+		{"", "http://attacker.example"},
+		{"", "null"},
+	} {
+		req, _ := http.NewRequest("GET", url, nil)
+		if tc.site != "" {
+			req.Header.Set("Sec-Fetch-Site", tc.site)
+		}
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("Sec-Fetch-Site %q, Origin %q: %s, want 403", tc.site, tc.origin, resp.Status)
+			continue
+		}
+		checkErrorBody(t, response{resp.StatusCode, body, resp.Header}, "cross-site request refused")
+	}
+	for _, tc := range []struct{ site, origin string }{{"none", ""}, {"same-origin", origin}, {"", origin}} {
+		req, _ := http.NewRequest("GET", addr+"/debug/pprof/profile?seconds=0.1", nil)
+		if tc.site != "" {
+			req.Header.Set("Sec-Fetch-Site", tc.site)
+		}
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK { // a refused 30 s profile would leave 429 here
+			t.Errorf("Sec-Fetch-Site %q, Origin %q: %s, want 200", tc.site, tc.origin, resp.Status)
+		}
+	}
+}
+
+// slowReader reads at most chunk bytes per pause, as a client on a slow
+// link does.
+type slowReader struct {
+	r     io.Reader
+	chunk int
+	pause time.Duration
+}
+
+func (s slowReader) Read(p []byte) (int, error) {
+	time.Sleep(s.pause)
+	return s.r.Read(p[:min(len(p), s.chunk)])
+}
+
+// TestTraceBacklogBounded reads a trace more slowly than the runtime
+// writes it: the unsent trace held in the program stays near
+// MaxTraceBacklog, and the answer is cut off there, its complete
+// generations still readable.
+func TestTraceBacklogBounded(t *testing.T) {
+	const backlog = 4 << 20
+	stopWork := pingPong(t, 32)
+	base := serve(t, collect.ServerOptions{MaxTraceBacklog: backlog}) + "/debug/pprof/"
+	sample := []metrics.Sample{{Name: "/memory/classes/other:bytes"}}
+	metrics.Read(sample)
+	before := sample[0].Value.Uint64()
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		s := []metrics.Sample{{Name: sample[0].Name}}
+		for {
+			metrics.Read(s)
+			peak.Store(max(peak.Load(), s[0].Value.Uint64()))
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	})
+	start := time.Now()
+	resp, err := http.Get(base + "trace?seconds=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	_, err = io.Copy(&got, slowReader{resp.Body, 32 << 10, 10 * time.Millisecond})
+	resp.Body.Close()
+	close(done)
+	wg.Wait()
+	stopWork()
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatal(err)
+	}
+	growth := int64(peak.Load()) - int64(before)
+	t.Logf("trace of %d bytes in %v; unsent trace peaked at %d bytes", got.Len(), time.Since(start), growth)
+	if growth > 3*backlog {
+		t.Errorf("a slow client let %d bytes of trace pile up in the program, want about %d", growth, backlog)
+	}
+	n, err := countEvents(got.Bytes())
+	t.Logf("%d events read before the cut: %v", n, err)
+	if n == 0 {
+		t.Errorf("the trace cut off holds no readable events: %v", err)
+	}
+}
+
+// countEvents reads a possibly truncated trace, returning how many events
+// it yields before its end or an error.
+func countEvents(data []byte) (int, error) {
+	r, err := trace.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return 0, err
+	}
+	for n := 0; ; n++ {
+		if _, err := r.ReadEvent(); err != nil {
+			return n, err
+		}
+	}
+}

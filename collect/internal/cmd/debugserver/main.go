@@ -1,0 +1,52 @@
+// Command debugserver is a program with collect's debug server, for the
+// repros of scripts/hostile/collect: it serves collect.Listen on a free
+// loopback port, prints the address, keeps pairs of goroutines handing a
+// token back and forth (the workload whose execution trace grows
+// fastest), and exits after -for or on SIGTERM.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/perflab/perflab/collect"
+)
+
+func main() {
+	pairs := flag.Int("pingpong", 0, "pairs of goroutines switching back and forth")
+	token := flag.String("token", "", "bearer token the server requires")
+	life := flag.Duration("for", time.Minute, "how long to run")
+	flag.Parse()
+	srv, err := collect.Listen("127.0.0.1:0", collect.ServerOptions{Token: *token})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "debugserver:", err)
+		os.Exit(1)
+	}
+	fmt.Println(srv.Addr())
+	for range *pairs {
+		a, b := make(chan int), make(chan int)
+		go func() {
+			for {
+				a <- 1
+				<-b
+			}
+		}()
+		go func() {
+			for {
+				<-a
+				b <- 1
+			}
+		}()
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	select {
+	case <-sig:
+	case <-time.After(*life):
+	}
+	srv.Close()
+}
