@@ -147,7 +147,7 @@ func checkout(ctx context.Context, dir, rev, outDir string) (*Side, func(), erro
 	}
 	if _, err := git(ctx, top, "worktree", "add", "--detach", tree, rev); err != nil {
 		os.RemoveAll(tree)
-		return nil, nil, fmt.Errorf("-base %s: git worktree add: %v", rev, err)
+		return nil, nil, fmt.Errorf("-base %s: git worktree add: %w", rev, err)
 	}
 	cleanup := func() {
 		git(context.Background(), top, "worktree", "remove", "--force", tree)
@@ -222,7 +222,7 @@ func build(ctx context.Context, s *Side, cfg Config) ([]testBinary, error) {
 		}
 		bin := filepath.Join(cfg.OutDir, fmt.Sprintf("%s-%d.test", fileName(s.Name), i))
 		if _, err := goCmd(ctx, s.Dir, "test", "-c", "-o", bin, f[0]); err != nil {
-			return nil, fmt.Errorf("%s: %s does not compile: %v", s.Name, f[0], err)
+			return nil, fmt.Errorf("%s: %s does not compile: %w", s.Name, f[0], err)
 		}
 		bins = append(bins, testBinary{pkg: f[0], dir: f[1], path: bin})
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/examples/havlak"
-	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/report"
 )
 
@@ -28,9 +27,10 @@ type Options struct {
 	// naive.allocs.pprof and tuned.cpu.pprof, and the demo ends by
 	// printing perflab commands to try on them (Result.Next).
 	ProfileDir string
-	// Progress receives a progress line when it is a terminal (see
-	// internal/term); nil means none.
-	Progress io.Writer
+	// Progress, if not nil, is told what the demo is doing while a run
+	// goes on ("naive: 3 of 21 searches done, 1.2s"), and "" when that
+	// run is over, so that a command can draw it as a progress line.
+	Progress func(status string)
 }
 
 // DefaultReps keeps the demo under a minute on two cores: the naive
@@ -53,17 +53,17 @@ func Run(ctx context.Context, w io.Writer, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("repetitions: %d is negative", opts.Reps)
 	}
 	if opts.Progress == nil {
-		opts.Progress = io.Discard
+		opts.Progress = func(string) {}
 	}
 	if opts.ProfileDir != "" {
 		if err := os.MkdirAll(opts.ProfileDir, 0o755); err != nil {
 			return nil, err // before minutes of work, not after
 		}
 	}
-	d := &demoRun{w: w, opts: opts, line: term.NewLine(opts.Progress), res: new(Result)}
+	d := &demoRun{w: w, opts: opts, res: new(Result)}
 	for _, step := range []func(context.Context) error{d.runNaive, d.analyse, d.runTuned} {
 		if err := step(ctx); err != nil {
-			d.line.Clear()
+			d.opts.Progress("")
 			return nil, err
 		}
 	}
@@ -74,7 +74,6 @@ func Run(ctx context.Context, w io.Writer, opts Options) (*Result, error) {
 type demoRun struct {
 	w      io.Writer
 	opts   Options
-	line   *term.Line
 	res    *Result
 	cpu    *profile.Profile
 	allocs *profile.Profile
@@ -88,7 +87,7 @@ func (d *demoRun) section(title string) { d.printf("\n== %s\n\n", title) }
 func (d *demoRun) progress(name string) func(done, total int) {
 	start := time.Now()
 	return func(done, total int) {
-		d.line.Printf("%s: %d of %d searches done, %.1fs", name, done, total, time.Since(start).Seconds())
+		d.opts.Progress(fmt.Sprintf("%s: %d of %d searches done, %.1fs", name, done, total, time.Since(start).Seconds()))
 	}
 }
 
@@ -103,7 +102,7 @@ func (d *demoRun) runNaive(ctx context.Context) error {
 	d.printf(".\n")
 	d.section("1. The naive loop finder (the original's maps), under the CPU and heap profilers")
 	m, err := measure(ctx, havlak.Naive, reps, d.progress("naive"))
-	d.line.Clear()
+	d.opts.Progress("")
 	if err != nil {
 		return err
 	}
@@ -189,7 +188,7 @@ func (d *demoRun) analyse(context.Context) error {
 func (d *demoRun) runTuned(ctx context.Context) error {
 	d.section("6. The fix: the tuned loop finder (slices indexed by block number, storage and loop graph reused)")
 	m, err := measure(ctx, havlak.Tuned, d.opts.Reps, d.progress("tuned"))
-	d.line.Clear()
+	d.opts.Progress("")
 	if err != nil {
 		return err
 	}

@@ -14,19 +14,35 @@ func (s *GCSummary) WriteText(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "GC: %s\n", s.Verdict)
 		return err
 	}
+	return writeProcesses(w, s.Processes, s.EarlierProcessesOmitted, s.MalformedLines, s.EarlierProcesses, s)
+}
+
+// A processText is the summary of one process, as WriteText prints it.
+type processText interface {
+	processNumber() int
+	writeText(b *strings.Builder)
+}
+
+func (s *GCSummary) processNumber() int    { return s.Process }
+func (s *SchedSummary) processNumber() int { return s.Process }
+
+// writeProcesses writes the summaries of the earlier processes of a trace
+// and of the last, each in its own section when there are several, then
+// the count of malformed lines.
+func writeProcesses[S processText](w io.Writer, processes, omitted, malformed int, earlier []S, last S) error {
 	b := new(strings.Builder)
-	multi := processesHeader(b, s.Processes, s.EarlierProcessesOmitted)
-	for _, e := range s.EarlierProcesses {
-		fmt.Fprintf(b, "== Process %d of %d\n\n", e.Process, s.Processes)
+	multi := processesHeader(b, processes, omitted)
+	for _, e := range earlier {
+		fmt.Fprintf(b, "== Process %d of %d\n\n", e.processNumber(), processes)
 		e.writeText(b)
 		b.WriteString("\n")
 	}
 	if multi {
-		fmt.Fprintf(b, "== Process %d of %d\n\n", s.Process, s.Processes)
+		fmt.Fprintf(b, "== Process %d of %d\n\n", last.processNumber(), processes)
 	}
-	s.writeText(b)
-	if s.MalformedLines > 0 {
-		fmt.Fprintf(b, "\nMalformed:      %d trace lines could not be parsed\n", s.MalformedLines)
+	last.writeText(b)
+	if malformed > 0 {
+		fmt.Fprintf(b, "\nMalformed:      %d trace lines could not be parsed\n", malformed)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -78,22 +94,7 @@ func (s *SchedSummary) WriteText(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "Scheduler: %s\n", s.Verdict)
 		return err
 	}
-	b := new(strings.Builder)
-	multi := processesHeader(b, s.Processes, s.EarlierProcessesOmitted)
-	for _, e := range s.EarlierProcesses {
-		fmt.Fprintf(b, "== Process %d of %d\n\n", e.Process, s.Processes)
-		e.writeText(b)
-		b.WriteString("\n")
-	}
-	if multi {
-		fmt.Fprintf(b, "== Process %d of %d\n\n", s.Process, s.Processes)
-	}
-	s.writeText(b)
-	if s.MalformedLines > 0 {
-		fmt.Fprintf(b, "\nMalformed:      %d trace lines could not be parsed\n", s.MalformedLines)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return writeProcesses(w, s.Processes, s.EarlierProcessesOmitted, s.MalformedLines, s.EarlierProcesses, s)
 }
 
 // writeText writes the figures of one process.

@@ -133,7 +133,7 @@ func (c *leanClient) do(ctx context.Context, deadline time.Time, s *Sample) erro
 func (c *leanClient) follow(ctx context.Context, deadline time.Time, s *Sample) error {
 	loc, err := c.t.url.Parse(string(c.res.Head.Location))
 	if err != nil {
-		return fmt.Errorf("redirect to %q: %v", c.res.Head.Location, err)
+		return fmt.Errorf("redirect to %q: %w", c.res.Head.Location, err)
 	}
 	if c.redirect == nil {
 		c.redirect = c.fallback.newClient()

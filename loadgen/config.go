@@ -115,7 +115,7 @@ func (cfg Config) resolve() (*target, error) {
 func ParseURL(s string) (*url.URL, error) {
 	u, err := url.Parse(s)
 	if err != nil {
-		return nil, fmt.Errorf("bad URL %q: %v", s, errors.Unwrap(err))
+		return nil, fmt.Errorf("bad URL %q: %w", s, errors.Unwrap(err))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, fmt.Errorf("URL %q: scheme must be http or https", s)

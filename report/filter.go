@@ -21,7 +21,7 @@ func applyFilters(p *profile.Profile, o *Options, units map[string]string) error
 		}
 		var r *regexp.Regexp
 		if r, err = regexp.Compile(v); err != nil {
-			err = fmt.Errorf("parsing %s regexp: %v", name, err)
+			err = fmt.Errorf("parsing %s regexp: %w", name, err)
 		}
 		return r
 	}
@@ -104,7 +104,7 @@ func compileTagFilter(name, value string, units map[string]string, warn io.Write
 	for _, part := range strings.Split(value, ",") {
 		r, err := regexp.Compile(part)
 		if err != nil {
-			return nil, fmt.Errorf("parsing %s regexp: %v", name, err)
+			return nil, fmt.Errorf("parsing %s regexp: %w", name, err)
 		}
 		rxs = append(rxs, r)
 	}

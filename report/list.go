@@ -38,7 +38,7 @@ func (r *run) list(w io.Writer) error {
 	search := r.o.SourcePath
 	if search == "" {
 		if search, err = os.Getwd(); err != nil {
-			return fmt.Errorf("could not stat current dir: %v", err)
+			return fmt.Errorf("could not stat current dir: %w", err)
 		}
 	}
 	src := newSourceReader(search, r.o.TrimPath)

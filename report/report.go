@@ -141,7 +141,7 @@ func (r *run) computeTotal() int64 {
 func (r *run) symbolRegexp() (*regexp.Regexp, error) {
 	rx, err := regexp.Compile(r.o.Symbol)
 	if err != nil {
-		return nil, fmt.Errorf("parsing argument regexp %s: %v", r.o.Symbol, err)
+		return nil, fmt.Errorf("parsing argument regexp %s: %w", r.o.Symbol, err)
 	}
 	return rx, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/perflab/perflab/demo"
 	"github.com/perflab/perflab/examples/havlak"
+	"github.com/perflab/perflab/internal/term"
 )
 
 var demoCmd = &command{
@@ -54,6 +55,19 @@ func runDemo(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 	if *reps < 0 || *reps > 10*havlak.Repetitions {
 		return usageErrorf("-reps=%d: want 0 to %d", *reps, 10*havlak.Repetitions)
 	}
-	_, err := demo.Run(ctx, stdout, demo.Options{Reps: *reps, ProfileDir: *dir, Progress: stderr})
+	_, err := demo.Run(ctx, stdout, demo.Options{Reps: *reps, ProfileDir: *dir, Progress: progressLine(stderr)})
 	return err
+}
+
+// progressLine draws a library's progress reports as one line on w, when
+// w is a terminal; "" clears it.
+func progressLine(w io.Writer) func(string) {
+	line := term.NewLine(w)
+	return func(status string) {
+		if status == "" {
+			line.Clear()
+			return
+		}
+		line.Printf("%s", status)
+	}
 }

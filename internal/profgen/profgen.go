@@ -114,7 +114,7 @@ func Generate(c Config) (*profile.Profile, error) {
 	g.locations()
 	g.samples()
 	if err := g.p.CheckValid(); err != nil {
-		return nil, fmt.Errorf("profgen: generated an invalid profile: %v", err)
+		return nil, fmt.Errorf("profgen: generated an invalid profile: %w", err)
 	}
 	return g.p, nil
 }

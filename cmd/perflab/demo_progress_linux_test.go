@@ -1,4 +1,4 @@
-package demo
+package main
 
 import (
 	"bytes"
@@ -9,12 +9,13 @@ import (
 	"github.com/perflab/perflab/internal/term/termtest"
 )
 
-// TestProgressOnTerminal runs the demo with a terminal as Options.Progress
-// and checks that both runs' progress was drawn there, and cleared.
-func TestProgressOnTerminal(t *testing.T) {
+// TestDemoProgressOnTerminal runs the demo with a terminal as stderr and
+// checks that both runs' progress was drawn there, and cleared.
+func TestDemoProgressOnTerminal(t *testing.T) {
 	t.Setenv("CI", "")
 	pty := termtest.Open(t)
-	if _, err := Run(context.Background(), &bytes.Buffer{}, Options{Reps: 1, Progress: pty.TTY}); err != nil {
+	args := []string{"-reps", "1", "-o", t.TempDir()}
+	if err := runDemo(context.Background(), nil, &bytes.Buffer{}, pty.TTY, args); err != nil {
 		t.Fatal(err)
 	}
 	s := pty.Screen(t)
