@@ -4,31 +4,20 @@ import (
 	"bytes"
 	"errors"
 	"math"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-)
 
-// closedPortURL returns the URL of a loopback port nothing listens on.
-func closedPortURL(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "http://" + ln.Addr().String() + "/"
-	ln.Close()
-	return url
-}
+	"github.com/perflab/perflab/internal/testprog"
+)
 
 // TestAllFailed loads a closed port: thousands of refused connections a
 // second are not throughput, and the run as a whole failed.
 func TestAllFailed(t *testing.T) {
-	url := closedPortURL(t)
+	url := testprog.ClosedPortURL(t)
 	res := run(t, Config{URL: url, C: 2, Duration: 200 * time.Millisecond})
 	if res.Responses != 0 || res.ErrorCount == 0 || res.RPS() != 0 || res.ErrorsPerSecond() <= 0 {
 		t.Errorf("%d responses, %d errors, %v req/s, %v errors/s; want 0 responses and 0 req/s, errors apart",

@@ -12,11 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"golang.org/x/exp/trace"
+
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 // traceServer serves net/http/pprof's execution trace, a fixed copy of a
@@ -33,16 +34,8 @@ func traceServer(t *testing.T) (srv *httptest.Server, whole []byte, lastQuery fu
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte("<html><body>Welcome</body></html>\n"))
 	})
-	var mu sync.Mutex
-	var last string
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		last = r.URL.RequestURI()
-		mu.Unlock()
-		mux.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, whole, func() string { mu.Lock(); defer mu.Unlock(); return last }
+	srv, lastQuery = testprog.RecordingServer(t, mux)
+	return srv, whole, lastQuery
 }
 
 // ownTrace records a short execution trace of this test process through

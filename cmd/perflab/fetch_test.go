@@ -11,11 +11,11 @@ import (
 	"path/filepath"
 	runtimepprof "runtime/pprof"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/collect"
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 // fetchServer starts a real server on 127.0.0.1 serving net/http/pprof and
@@ -33,16 +33,8 @@ func fetchServer(t *testing.T) (srv *httptest.Server, fixed []byte, lastQuery fu
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/fixed", func(w http.ResponseWriter, r *http.Request) { w.Write(fixed) })
 	mux.HandleFunc("/html", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>hi</html>")) })
-	var mu sync.Mutex
-	var last string
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		last = r.URL.RequestURI()
-		mu.Unlock()
-		mux.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, fixed, func() string { mu.Lock(); defer mu.Unlock(); return last }
+	srv, lastQuery = testprog.RecordingServer(t, mux)
+	return srv, fixed, lastQuery
 }
 
 func TestFetchCommand(t *testing.T) {

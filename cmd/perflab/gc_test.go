@@ -440,10 +440,7 @@ func checkChartPage(t *testing.T, path string, n int, text string) {
 func testGCProcesses(t *testing.T, bin string) {
 	first := traceOf(t, testprog.BuildSource(t, allocProg), nil, "gctrace=1")
 	second := traceOf(t, testprog.BuildSource(t, steadyProg), nil, "gctrace=1")
-	joined := filepath.Join(t.TempDir(), "joined.txt")
-	a, _ := os.ReadFile(first)
-	b, _ := os.ReadFile(second)
-	os.WriteFile(joined, append(a, b...), 0o644)
+	joined := joinFiles(t, first, second)
 	out, stderr, code := runPerflab(t, bin, "gc", "-json", joined)
 	if code != 0 {
 		t.Fatalf("perflab gc exited %d: %s", code, stderr)
@@ -516,4 +513,23 @@ func testGCGoRun(t *testing.T, bin string) {
 	if s := gcJSON(t, string(data)); s.Processes != 1 || s.GCs < 5 {
 		t.Errorf("go run: %d processes, %d GCs; want the program's alone", s.Processes, s.GCs)
 	}
+}
+
+// joinFiles writes the files at paths one after the other into a new
+// file, as a log of several runs would hold them, and returns its path.
+func joinFiles(t *testing.T, paths ...string) string {
+	t.Helper()
+	var all []byte
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, data...)
+	}
+	joined := filepath.Join(t.TempDir(), "joined.txt")
+	if err := os.WriteFile(joined, all, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return joined
 }

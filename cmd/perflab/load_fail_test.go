@@ -11,13 +11,15 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 // loadAllFail loads a closed port for a while: refused connections are
 // not throughput, and the run exits 1 with one line naming the URL and
 // the most common error.
 func loadAllFail(t *testing.T, bin string) {
-	url := closedPortURL(t)
+	url := testprog.ClosedPortURL(t)
 	out, stderr, code := runPerflab(t, bin, "load", "-z", "300ms", "-c", "2", url)
 	want := "perflab: load: every request to " + url + " failed: dial tcp "
 	if code != 1 || !strings.HasPrefix(stderr, want) || !strings.HasSuffix(stderr, "connection refused\n") ||

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -92,22 +91,10 @@ func loadLayoutMatchesHey(t *testing.T, bin string) {
 // request fails: connection refused. Ours adds an Errors/sec line and
 // exits 1.
 func loadErrorLayoutMatchesHey(t *testing.T, bin string) {
-	ours := sameLayoutAsHey(t, bin, closedPortURL(t), 1)
+	ours := sameLayoutAsHey(t, bin, testprog.ClosedPortURL(t), 1)
 	if !strings.Contains(ours, "  [200]\tconnection refused (e.g. dial tcp ") {
 		t.Errorf("no count of refused connections:\n%s", ours)
 	}
-}
-
-// closedPortURL returns the URL of a loopback port nothing listens on.
-func closedPortURL(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "http://" + ln.Addr().String() + "/"
-	ln.Close()
-	return url
 }
 
 // oursOnlyRE matches the Summary lines perflab adds to hey's layout when

@@ -204,10 +204,7 @@ func testSchedBadInput(t *testing.T, bin, busy string) {
 // second starts again at SCHED 0ms) and checks each is summarised alone.
 func testSchedProcesses(t *testing.T, bin, busyTrace string) {
 	idleTrace := traceOf(t, testprog.BuildSource(t, idleProg), nil, "schedtrace=20")
-	joined := filepath.Join(t.TempDir(), "joined.txt")
-	a, _ := os.ReadFile(busyTrace)
-	b, _ := os.ReadFile(idleTrace)
-	os.WriteFile(joined, append(a, b...), 0o644)
+	joined := joinFiles(t, busyTrace, idleTrace)
 	out, stderr, code := runPerflab(t, bin, "sched", "-json", joined)
 	if code != 0 {
 		t.Fatalf("perflab sched exited %d: %s", code, stderr)

@@ -1,0 +1,38 @@
+package testprog
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+)
+
+// ClosedPortURL returns the http URL of a loopback port nothing listens on.
+func ClosedPortURL(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	ln.Close()
+	return url
+}
+
+// RecordingServer starts a real server on 127.0.0.1 serving h, closed
+// when the test ends; lastQuery returns the path and query of the last
+// request it received.
+func RecordingServer(t testing.TB, h http.Handler) (srv *httptest.Server, lastQuery func() string) {
+	t.Helper()
+	var mu sync.Mutex
+	var last string
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		last = r.URL.RequestURI()
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() string { mu.Lock(); defer mu.Unlock(); return last }
+}
