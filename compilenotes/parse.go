@@ -28,9 +28,9 @@ type diagnostic struct {
 	Range struct {
 		Start position `json:"start"`
 	} `json:"range"`
-	Code     string `json:"code"`
-	Message  string `json:"message"`
-	Related  []struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Related []struct {
 		Message string `json:"message"`
 	} `json:"relatedInformation"`
 }
