@@ -25,6 +25,7 @@ type Site struct {
 	Reasons  []string   `json:"reasons"`
 	Flows    [][]string `json:"flows,omitempty"` // the compiler's flow for each reason, where it gives one
 	Category string     `json:"category"`
+	inlined  bool       // Via was inlined into Func
 }
 
 // An Analysis is the allocation sites of a heap profile joined to the
@@ -69,7 +70,7 @@ func Analyze(ctx context.Context, p *profile.Profile, o AnalyzeOptions) (*Analys
 		key := siteOf(s, o.Local)
 		st := sites[key]
 		if st == nil {
-			st = &Site{Func: key.Func, File: key.File, Line: key.Line, Via: key.Via}
+			st = &Site{Func: key.Func, File: key.File, Line: key.Line, Via: key.Via, inlined: key.inlined}
 			sites[key] = st
 			a.Sites = append(a.Sites, st)
 		}
@@ -132,12 +133,13 @@ type siteKey struct {
 	Func, File string
 	Line       int
 	Via        string
+	inlined    bool // the allocating code was inlined into Func: the line's notes explain it
 }
 
 // siteOf returns the site a sample is charged to.
 func siteOf(s *profile.Sample, local func(string) bool) siteKey {
 	var leaf, prev *profile.Line
-	for _, loc := range s.Location {
+	for depth, loc := range s.Location {
 		for i := range loc.Line {
 			ln := &loc.Line[i]
 			if ln.Function == nil {
@@ -149,7 +151,7 @@ func siteOf(s *profile.Sample, local func(string) bool) siteKey {
 			if local(ln.Function.Filename) {
 				st := siteKey{Func: ln.Function.Name, File: ln.Function.Filename, Line: int(ln.Line)}
 				if prev != nil {
-					st.Via = prev.Function.Name
+					st.Via, st.inlined = prev.Function.Name, depth == 0
 				}
 				return st
 			}
@@ -185,11 +187,9 @@ func localDirs(sites []*Site, local func(string) bool) []string {
 func explain(st *Site, notes []Note) {
 	st.Reasons = []string{}
 	var alloc []Note
-	inlined := false
 	for _, n := range notes {
 		switch {
 		case n.Kind == Inlined && st.Via != "" && n.Message == "inlining call to "+shortFunc(st.Via):
-			inlined = true
 		case (n.Kind == MovedToHeap || n.Kind == Escape || n.Kind == NoEscape) && !static(n):
 			alloc = append(alloc, n)
 		default:
@@ -202,7 +202,7 @@ func explain(st *Site, notes []Note) {
 		st.Flows = nil
 	}
 	st.Category = classifyLine(alloc)
-	if st.Via != "" && !inlined {
+	if st.Via != "" && !st.inlined {
 		st.Category = "callee"
 	}
 }
