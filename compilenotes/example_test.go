@@ -24,5 +24,5 @@ func ExampleParseJSON() {
 	// Output:
 	// example.com/p
 	// 12:20 escape: string(char) + s escapes to heap ["flow: s ← &{storage for string(char) + s}:"] (conversion)
-	// 10:6 cannot inline: cannot inline: function too complex: cost 100 exceeds budget 80 ()
+	// 10:6 cannot inline: cannot inline: function too complex: cost 100 exceeds budget 80 [] ()
 }
