@@ -206,6 +206,11 @@ func (nm *namer) at(file string, line, col int) string {
 		return "function"
 	}
 	s := lines[line-1][col-1:]
+	if strings.HasPrefix(s, "(") { // a method: the name follows the receiver
+		if i := strings.Index(s, ") "); i >= 0 {
+			s = strings.TrimLeft(s[i+1:], " \t")
+		}
+	}
 	end := strings.IndexFunc(s, func(r rune) bool {
 		return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80)
 	})

@@ -3,6 +3,8 @@ package compilenotes
 import (
 	"path/filepath"
 	"sort"
+
+	"github.com/perflab/perflab/report"
 )
 
 // A Kind is what a note says about its line.
@@ -103,3 +105,21 @@ func (ns *Notes) Len() int {
 	}
 	return n
 }
+
+// Lines returns the notes of file:line as list -compiler prints them: one
+// message a line, each escape followed by its flow, indented.
+func (ns *Notes) Lines(file string, line int) []string {
+	var out []string
+	for _, n := range ns.At(file, line) {
+		if static(n) {
+			continue
+		}
+		out = append(out, n.Message)
+		for _, f := range n.Flow {
+			out = append(out, "    "+f)
+		}
+	}
+	return out
+}
+
+var _ report.LineNoter = (*Notes)(nil)

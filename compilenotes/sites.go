@@ -61,7 +61,7 @@ func Analyze(ctx context.Context, p *profile.Profile, o AnalyzeOptions) (*Analys
 		return nil, err
 	}
 	if o.Local == nil {
-		o.Local = localFiles(ctx, o.Build)
+		o.Local = LocalFiles(ctx, o.Build)
 	}
 	a := &Analysis{SampleType: p.SampleType[vi].Type}
 	sites := map[siteKey]*Site{}
@@ -208,11 +208,10 @@ func explain(st *Site, notes []Note) {
 }
 
 // static reports whether an escape note is about something that costs no
-// allocation of the line's own: a constant converted to an interface, or
-// a result variable of an inlined call ("~r0").
+// allocation: a string constant converted to an interface (often the
+// argument of a panic in an inlined function).
 func static(n Note) bool {
-	x := strings.TrimSuffix(n.Message, " escapes to heap")
-	return n.Kind == Escape && (strings.HasPrefix(x, `"`) || strings.HasPrefix(x, "~"))
+	return n.Kind == Escape && strings.HasPrefix(n.Message, `"`)
 }
 
 func hasFlow(flows [][]string) bool {
@@ -233,9 +232,9 @@ func shortFunc(name string) string {
 	return name
 }
 
-// localFiles returns the default AnalyzeOptions.Local: files that exist
-// outside GOROOT and GOMODCACHE.
-func localFiles(ctx context.Context, o Options) func(string) bool {
+// LocalFiles returns the default AnalyzeOptions.Local: it reports whether
+// a file is a .go file that exists outside GOROOT and GOMODCACHE.
+func LocalFiles(ctx context.Context, o Options) func(string) bool {
 	goCmd := o.Go
 	if goCmd == "" {
 		goCmd = "go"
