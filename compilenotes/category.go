@@ -30,7 +30,7 @@ var Categories = []Category{
 	{"callee", "allocated inside a called function",
 		"the callee allocates: use an appending variant (strconv.AppendFloat, fmt.Appendf) or reuse its result"},
 	{"other", "other",
-		"no reason from the compiler on this line: see who calls it (perflab peek) or its source (perflab list -compiler)"},
+		"no compiler note on this line: often a map growing as it fills (give make a size hint, or use a slice) or a runtime call; see perflab peek and list -compiler"},
 }
 
 // LookupCategory returns the category named name.
@@ -84,10 +84,10 @@ func classifyEscape(x, flow string) string {
 	case x == "func literal" || strings.Contains(flow, "captured by a closure"):
 		return "closure"
 	case strings.HasPrefix(x, "make("):
-		if constantMake(x) {
-			return "address"
+		if variableSlice(x) {
+			return "unknown-size"
 		}
-		return "unknown-size"
+		return "address"
 	case strings.HasPrefix(x, "append("):
 		return "append"
 	case strings.HasPrefix(x, "string(") || strings.HasPrefix(x, "([]byte)(") ||

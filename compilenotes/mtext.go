@@ -59,12 +59,18 @@ func parseTextLine(line, dir string) (Note, bool) {
 		n.Kind = MovedToHeap
 	case strings.HasPrefix(msg, "inlining call to "):
 		n.Kind = Inlined
-	case strings.HasPrefix(msg, "make(") && strings.HasSuffix(msg, " does not escape") && !constantMake(msg):
+	case strings.HasSuffix(msg, " does not escape") && variableSlice(msg):
 		n.Kind = NoEscape
 	default:
 		return n, false
 	}
 	return n, true
+}
+
+// variableSlice reports whether msg begins with a make of a slice whose
+// size is not a constant: "make([]byte, n)".
+func variableSlice(msg string) bool {
+	return strings.HasPrefix(msg, "make([]") && !constantMake(msg)
 }
 
 // constantMake reports whether the make expression that msg begins with
@@ -76,7 +82,7 @@ func constantMake(msg string) bool {
 			return false
 		}
 	}
-	return len(args) > 0
+	return true
 }
 
 // sizeArgs returns the size arguments of the make expression that msg
