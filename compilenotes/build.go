@@ -23,6 +23,9 @@ type Options struct {
 	Go string
 	// Env, if not nil, is the environment of the go command.
 	Env []string
+	// Tests builds the packages with their test files (go test -c), for
+	// notes on lines of _test.go files such as benchmarks.
+	Tests bool
 }
 
 // Build compiles the packages in dirs with the compiler's diagnostics on
@@ -95,10 +98,14 @@ func buildModule(ctx context.Context, root string, dirs []string, o Options, ns 
 	if err != nil {
 		return err
 	}
-	jsonDir := filepath.Join(tmp, "json")
-	args := []string{"build", "-gcflags=-json=0," + quoteFlag(jsonDir) + " -m"}
-	if strings.TrimSpace(string(names)) == "main" { // one main package: go build would write its binary
-		args = append(args, "-o", filepath.Join(tmp, "bin", "prog"))
+	jsonDir, binDir := filepath.Join(tmp, "json"), filepath.Join(tmp, "bin")+string(filepath.Separator)
+	gcflags := "-gcflags=-json=0," + quoteFlag(jsonDir) + " -m"
+	args := []string{"build", gcflags}
+	switch {
+	case o.Tests:
+		args = []string{"test", "-c", "-o", binDir, gcflags}
+	case strings.TrimSpace(string(names)) == "main": // one main package: go build would write its binary
+		args = append(args, "-o", filepath.Join(binDir, "prog"))
 	}
 	cmd := exec.CommandContext(ctx, o.Go, append(args, pkgs...)...)
 	cmd.Dir, cmd.Env = root, o.Env
@@ -106,7 +113,11 @@ func buildModule(ctx context.Context, root string, dirs []string, o Options, ns 
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		// The notes drown the errors: build again without them to show the first.
-		_, plain := goCmd(ctx, o, root, append([]string{"build", "-o", filepath.Join(tmp, "bin") + string(filepath.Separator)}, pkgs...)...)
+		plainArgs := []string{"build", "-o", binDir}
+		if o.Tests {
+			plainArgs = []string{"test", "-c", "-o", binDir}
+		}
+		_, plain := goCmd(ctx, o, root, append(plainArgs, pkgs...)...)
 		if plain == nil {
 			plain = err
 		}

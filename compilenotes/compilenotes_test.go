@@ -315,3 +315,48 @@ func TestAnalyzeNotHeap(t *testing.T) {
 		t.Errorf("cpu profile: %v", err)
 	}
 }
+
+// TestAnalyzeBenchmarkLines: a benchmark's own allocations, on lines of a
+// _test.go file, get their reasons (the test binary is built).
+func TestAnalyzeBenchmarkLines(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/bench\n\ngo 1.26\n",
+		"p.go":   "package p\n\n// T is a value.\ntype T struct{ a, b, c int }\n",
+		"p_test.go": `package p
+
+import "testing"
+
+var sink *T
+
+func BenchmarkNew(b *testing.B) {
+	for i := 0; b.Loop(); i++ {
+		sink = &T{i, i, i} // site
+	}
+}
+`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tmp := t.TempDir()
+	prof := filepath.Join(tmp, "mem.pprof")
+	cmd := exec.Command("go", "test", "-run=NONE", "-bench=.", "-benchtime=2000x", "-memprofilerate=1", "-memprofile="+prof, "-o", filepath.Join(tmp, "p.test"))
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+	a, err := compilenotes.Analyze(context.Background(), readProfile(t, prof), compilenotes.AnalyzeOptions{})
+	if err != nil || a.BuildError != "" {
+		t.Fatalf("%v %s", err, a.BuildError)
+	}
+	st := findSite(a, filepath.Join(dir, "p_test.go"), 9)
+	if st == nil || st.Category != "address" || !contains(st.Reasons, "&T{...} escapes to heap") {
+		t.Errorf("benchmark line: %+v", st)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != len(files) {
+		t.Errorf("the build wrote into the source directory: %v", entries)
+	}
+}

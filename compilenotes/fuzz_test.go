@@ -57,3 +57,17 @@ func TestParseTextLine(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseText holds ParseText to its contract: no panic, and only the
+// kinds it keeps, at positive lines.
+func FuzzParseText(f *testing.F) {
+	f.Add([]byte("# example.com/p\n./main.go:19:2: moved to heap: p\n./main.go:69:30: inlining call to strconv.Itoa\n./a.go:3:11: make([]byte, n) does not escape\nC:\\src\\a.go:1:2: moved to heap: q\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		notes, _ := ParseText(bytes.NewReader(data), "/d")
+		for _, n := range notes {
+			if n.Line <= 0 || (n.Kind != MovedToHeap && n.Kind != Inlined && n.Kind != NoEscape) {
+				t.Fatalf("note %+v", n)
+			}
+		}
+	})
+}
