@@ -360,3 +360,18 @@ func BenchmarkNew(b *testing.B) {
 		t.Errorf("the build wrote into the source directory: %v", entries)
 	}
 }
+
+// TestResolveTrimmed: a -trimpath profile's module-relative file names
+// are found in the module of the directory go list runs in.
+func TestResolveTrimmed(t *testing.T) {
+	dir, _ := writeKnown(t)
+	fn := &profile.Function{ID: 1, Name: "main.newPoint", Filename: "example.com/known/main.go"}
+	std := &profile.Function{ID: 2, Name: "fmt.Sprintf", Filename: "fmt/print.go"}
+	p := &profile.Profile{Function: []*profile.Function{fn, std}}
+	if n := compilenotes.ResolveTrimmed(context.Background(), p, dir, compilenotes.Options{}); n != 1 {
+		t.Errorf("resolved %d names, want 1", n)
+	}
+	if want := filepath.Join(dir, "main.go"); fn.Filename != want || std.Filename != "fmt/print.go" {
+		t.Errorf("file names %q, %q; want %q and fmt/print.go unchanged", fn.Filename, std.Filename, want)
+	}
+}

@@ -29,7 +29,8 @@ that line ("moved to heap: u", "s escapes to heap", ...).
 
 A sample is charged to the innermost frame in your code (a source file
 that exists outside GOROOT and the module cache), with "via F" when a
-called function allocated. The packages of those lines are built with
+called function allocated. File names of a binary built with -trimpath
+(module/path/file.go) are found with 'go list' from the current directory. The packages of those lines are built with
 'go build -gcflags=-json=0,DIR -m' (output in a temporary directory; the
 source tree is not written). If they cannot be built, one line on stderr
 says why and the sites are listed without reasons. -json prints the
@@ -79,6 +80,7 @@ func runEscapes(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if err := rpt.Filter(p, o); err != nil {
 		return err
 	}
+	compilenotes.ResolveTrimmed(ctx, p, "", compilenotes.Options{})
 	a, err := compilenotes.Analyze(ctx, p, compilenotes.AnalyzeOptions{SampleIndex: o.SampleIndex})
 	if err != nil {
 		return fmt.Errorf("%s: %w", rest[len(rest)-1], err)
