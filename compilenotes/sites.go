@@ -80,7 +80,11 @@ func Analyze(ctx context.Context, p *profile.Profile, o AnalyzeOptions) (*Analys
 	}
 	sort.SliceStable(a.Sites, func(i, j int) bool { return a.Sites[i].Value > a.Sites[j].Value })
 	a.Notes = newNotes()
-	if dirs := localDirs(a.Sites, o.Local); len(dirs) > 0 {
+	dirs := localDirs(a.Sites, o.Local)
+	if len(dirs) == 0 && len(a.Sites) > 0 {
+		a.BuildError = "no source file of the profile found outside GOROOT and the module cache"
+	}
+	if len(dirs) > 0 {
 		for _, st := range a.Sites {
 			if strings.HasSuffix(st.File, "_test.go") && o.Local(st.File) {
 				o.Build.Tests = true // a benchmark's own lines: build the test binary
