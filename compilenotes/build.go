@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,11 +108,8 @@ func buildModule(ctx context.Context, root string, dirs []string, o Options, ns 
 	case strings.TrimSpace(string(names)) == "main": // one main package: go build would write its binary
 		args = append(args, "-o", filepath.Join(binDir, "prog"))
 	}
-	cmd := exec.CommandContext(ctx, o.Go, append(args, pkgs...)...)
-	cmd.Dir, cmd.Env = root, o.Env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	text, err := runNotes(ctx, o, root, append(args, pkgs...))
+	if err != nil {
 		// The notes drown the errors: build again without them to show the first.
 		plainArgs := []string{"build", "-o", binDir}
 		if o.Tests {
@@ -119,18 +117,35 @@ func buildModule(ctx context.Context, root string, dirs []string, o Options, ns 
 		}
 		_, plain := goCmd(ctx, o, root, append(plainArgs, pkgs...)...)
 		if plain == nil {
-			plain = err
+			plain = fmt.Errorf("go %s in %s: %w", args[0], root, err)
 		}
 		return plain
-	}
-	text, err := ParseText(&stderr, root)
-	if err != nil {
-		return err
 	}
 	for _, n := range text {
 		ns.add(n)
 	}
 	return addJSON(jsonDir, ns)
+}
+
+// runNotes runs the go command with -m and parses its standard error as
+// it comes, keeping only the notes ParseText keeps: memory stays bounded
+// by the notes, not by the thousands of lines -m prints.
+func runNotes(ctx context.Context, o Options, dir string, args []string) ([]Note, error) {
+	cmd := exec.CommandContext(ctx, o.Go, args...)
+	cmd.Dir, cmd.Env = dir, o.Env
+	pr, pw := io.Pipe()
+	cmd.Stderr = pw
+	var notes []Note
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		notes, _ = ParseText(pr, dir)
+		io.Copy(io.Discard, pr) // after an over-long line, drain the rest
+	}()
+	err := cmd.Run()
+	pw.Close()
+	<-done
+	return notes, err
 }
 
 // quoteFlag quotes a path for cmd/go's flag splitting if it needs it.
