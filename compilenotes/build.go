@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -101,21 +102,20 @@ func buildModule(ctx context.Context, root string, dirs []string, o Options, ns 
 	}
 	jsonDir, binDir := filepath.Join(tmp, "json"), filepath.Join(tmp, "bin")+string(filepath.Separator)
 	gcflags := "-gcflags=-json=0," + quoteFlag(jsonDir) + " -m"
-	args := []string{"build", gcflags}
+	// Binaries go to binDir: go build would write a lone main package's
+	// into the source tree. With no main package, -o DIR is an error.
+	out := []string{"build"}
 	switch {
 	case o.Tests:
-		args = []string{"test", "-c", "-o", binDir, gcflags}
-	case strings.TrimSpace(string(names)) == "main": // one main package: go build would write its binary
-		args = append(args, "-o", filepath.Join(binDir, "prog"))
+		out = []string{"test", "-c", "-o", binDir}
+	case slices.Contains(strings.Fields(string(names)), "main"):
+		out = append(out, "-o", binDir)
 	}
+	args := append(slices.Clip(out), gcflags)
 	text, err := runNotes(ctx, o, root, append(args, pkgs...))
 	if err != nil {
 		// The notes drown the errors: build again without them to show the first.
-		plainArgs := []string{"build", "-o", binDir}
-		if o.Tests {
-			plainArgs = []string{"test", "-c", "-o", binDir}
-		}
-		_, plain := goCmd(ctx, o, root, append(plainArgs, pkgs...)...)
+		_, plain := goCmd(ctx, o, root, append(out, pkgs...)...)
 		if plain == nil {
 			plain = fmt.Errorf("go %s in %s: %w", args[0], root, err)
 		}

@@ -306,6 +306,12 @@ func TestBuildErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "undefined: undefinedThing") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("broken package: %v, want one line naming the compiler's error", err)
 	}
+	// The same in a library package: the error is the compiler's, not go build's about -o.
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package lib\n\nfunc F() { undefinedThing() }\n"), 0o666)
+	_, err = compilenotes.Build(ctx, []string{dir}, compilenotes.Options{})
+	if err == nil || !strings.Contains(err.Error(), "undefined: undefinedThing") {
+		t.Errorf("broken library: %v, want the compiler's error", err)
+	}
 }
 
 func TestAnalyzeNotHeap(t *testing.T) {
