@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/perflab/perflab/internal/units"
 )
 
 // TextOptions configure WriteText.
@@ -104,22 +106,12 @@ func unitOf(sampleType string) string {
 	return "count"
 }
 
-// formatValue prints bytes as pprof does (1024-based, kB MB GB TB) and counts as they are.
+// formatValue prints bytes as pprof does (see units.Label) and counts as they are.
 func formatValue(v int64, unit string) string {
 	if unit != "bytes" {
 		return formatCount(v)
 	}
-	f, suffix := float64(v), "B"
-	for _, s := range []string{"kB", "MB", "GB", "TB"} {
-		if f < 1024 && f > -1024 {
-			break
-		}
-		f, suffix = f/1024, s
-	}
-	if suffix == "B" {
-		return fmt.Sprintf("%dB", v)
-	}
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", f), "0"), ".") + suffix
+	return units.Label(v, "bytes", "auto")
 }
 
 func formatCount(v int64) string { return fmt.Sprintf("%d", v) }
