@@ -91,6 +91,7 @@ func runEscapes(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(a)
 	}
 	cwd, _ := os.Getwd()
