@@ -86,6 +86,20 @@ func callee(i int) {
 	strs[1] = strconv.Itoa(i + 1000) // site: callee
 }
 
+type block [512]byte
+
+var blocks [2]block
+
+//go:noinline
+func index(s []int, i int) int {
+	return s[i] // note: bounds
+}
+
+//go:noinline
+func copyBlock() {
+	blocks[1] = blocks[0] // note: copy
+}
+
 //go:noinline
 func other(i int) {
 	counts[i] = i // site: other
@@ -105,6 +119,8 @@ func main() {
 		other(i)
 		if i%50 == 0 {
 			large(i)
+			copyBlock()
+			_ = index(ints, i%10)
 		}
 	}
 	f, err := os.Create(os.Args[1])
@@ -140,14 +156,19 @@ func writeKnown(t *testing.T) (dir string, lines map[string]int) {
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(knownSrc), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	lines = map[string]int{}
+	return dir, markedLines("// site: ")
+}
+
+// markedLines returns the line of knownSrc of each comment marker+NAME, by NAME.
+func markedLines(marker string) map[string]int {
+	lines := map[string]int{}
 	sc := bufio.NewScanner(strings.NewReader(knownSrc))
 	for n := 1; sc.Scan(); n++ {
-		if _, cat, ok := strings.Cut(sc.Text(), "// site: "); ok {
-			lines[cat] = n
+		if _, name, ok := strings.Cut(sc.Text(), marker); ok {
+			lines[name] = n
 		}
 	}
-	return dir, lines
+	return lines
 }
 
 func TestBuildKnownEscapes(t *testing.T) {
@@ -188,6 +209,13 @@ func TestBuildKnownEscapes(t *testing.T) {
 	}
 	if !hasMessage(ns.At(file, lines["address"]-1), "cannot inline newPoint: marked go:noinline") {
 		t.Errorf("no cannot-inline note at line %d: %v", lines["address"]-1, ns.At(file, lines["address"]-1))
+	}
+	marks := markedLines("// note: ")
+	if n := marks["bounds"]; !hasMessage(ns.At(file, n), "bounds check kept") {
+		t.Errorf("no bounds check note at line %d: %v", n, ns.At(file, n))
+	}
+	if n := marks["copy"]; !hasMessage(ns.At(file, n), "large copy: 512 bytes") {
+		t.Errorf("no large copy note at line %d: %v", n, ns.At(file, n))
 	}
 }
 
