@@ -8,7 +8,7 @@ import (
 // readELF reads the parts of an ELF executable (Linux, FreeBSD) that
 // disassembly needs, as the go tool's objfile package does.
 func readELF(f *elf.File) (*rawBinary, error) {
-	raw := &rawBinary{goarch: elfArch(f), dwarf: f.DWARF, buildID: elfBuildID(f)}
+	raw := &rawBinary{goarch: elfArch(f), buildID: elfBuildID(f)}
 	elfSyms, err := f.Symbols()
 	raw.symErr = err
 	for _, s := range elfSyms {

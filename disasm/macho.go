@@ -8,7 +8,7 @@ import (
 // readMachO reads a Mach-O executable (macOS), as the go tool's objfile
 // package does.
 func readMachO(f *macho.File) (*rawBinary, error) {
-	raw := &rawBinary{goarch: machoArch(f.Cpu), dwarf: f.DWARF}
+	raw := &rawBinary{goarch: machoArch(f.Cpu)}
 	if f.Symtab == nil {
 		raw.symErr = ErrStripped
 	} else {

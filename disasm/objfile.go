@@ -2,7 +2,6 @@ package disasm
 
 import (
 	"cmp"
-	"debug/dwarf"
 	"debug/elf"
 	"debug/gosym"
 	"debug/macho"
@@ -45,7 +44,6 @@ type Binary struct {
 	loadAddr  uint64
 	hasLoad   bool
 	lines     *gosym.Table
-	dwarf     func() (*dwarf.Data, error)
 	inl       *inlineIndex // built on first use by Inlined
 }
 
@@ -60,7 +58,6 @@ type rawBinary struct {
 	loadAddr    uint64
 	hasLoad     bool
 	buildID     string
-	dwarf       func() (*dwarf.Data, error)
 	runtimeText uint64 // the runtime.text symbol's address, 0 if none
 }
 
@@ -117,7 +114,7 @@ func read(r io.ReaderAt) (b *Binary, err error) {
 	return &Binary{
 		GOARCH: raw.goarch, BuildID: raw.buildID,
 		all: raw.syms, syms: lookupSyms(raw.syms), text: raw.text, textStart: raw.textStart,
-		loadAddr: raw.loadAddr, hasLoad: raw.hasLoad, lines: tab, dwarf: raw.dwarf,
+		loadAddr: raw.loadAddr, hasLoad: raw.hasLoad, lines: tab,
 	}, nil
 }
 

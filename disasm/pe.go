@@ -9,7 +9,7 @@ import (
 // readPE reads a PE executable (Windows), as the go tool's objfile
 // package does.
 func readPE(f *pe.File) (*rawBinary, error) {
-	raw := &rawBinary{dwarf: f.DWARF}
+	raw := &rawBinary{}
 	switch f.Machine {
 	case pe.IMAGE_FILE_MACHINE_AMD64:
 		raw.goarch = "amd64"

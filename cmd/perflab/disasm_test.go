@@ -1,0 +1,290 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/reporttest"
+	"github.com/perflab/perflab/internal/testprog"
+)
+
+// disasmProgs are the programs the disasm conformance test profiles: each
+// writes a CPU profile to its first argument and an allocs profile to its
+// second.
+var disasmProgs = map[string]string{
+	"hash": `package main
+
+import (
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"time"
+)
+
+//go:noinline
+func hash(b []byte) uint64 {
+	var h uint64 = 1469598103934665603
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+func mix(x uint64) uint64 { return x*31 + 7 }
+
+var sink []string
+
+func work(until time.Time) uint64 {
+	b := make([]byte, 4096)
+	var s uint64
+	for time.Now().Before(until) {
+		s += mix(hash(b))
+		b[s%4096]++
+		if s%7 == 0 {
+			sink = append(sink, strconv.Itoa(int(s)))
+		}
+	}
+	return s
+}
+
+func main() {
+	runtime.MemProfileRate = 512
+	f, _ := os.Create(os.Args[1])
+	pprof.StartCPUProfile(f)
+	work(time.Now().Add(800 * time.Millisecond))
+	pprof.StopCPUProfile()
+	f.Close()
+	h, _ := os.Create(os.Args[2])
+	pprof.Lookup("allocs").WriteTo(h, 0)
+	h.Close()
+}
+`,
+	"sortmap": `package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"time"
+)
+
+type pair[K comparable, V any] struct {
+	k K
+	v V
+}
+
+func count(words []string) map[string]int {
+	m := map[string]int{}
+	for _, w := range words {
+		m[strings.ToLower(w)]++
+	}
+	return m
+}
+
+func sorted[K comparable, V any](m map[K]V, less func(a, b pair[K, V]) int) []pair[K, V] {
+	var ps []pair[K, V]
+	for k, v := range m {
+		ps = append(ps, pair[K, V]{k, v})
+	}
+	slices.SortFunc(ps, less)
+	return ps
+}
+
+func main() {
+	runtime.MemProfileRate = 512
+	f, _ := os.Create(os.Args[1])
+	pprof.StartCPUProfile(f)
+	var words []string
+	for i := 0; i < 2000; i++ {
+		words = append(words, fmt.Sprintf("Word%d", i%300))
+	}
+	n := 0
+	for until := time.Now().Add(800 * time.Millisecond); time.Now().Before(until); {
+		ps := sorted(count(words), func(a, b pair[string, int]) int { return strings.Compare(a.k, b.k) })
+		n += len(ps)
+	}
+	pprof.StopCPUProfile()
+	f.Close()
+	h, _ := os.Create(os.Args[2])
+	pprof.Lookup("allocs").WriteTo(h, 0)
+	h.Close()
+	fmt.Fprintln(os.Stderr, n)
+}
+`,
+}
+
+// profiledProg is a built program with the profiles it wrote.
+type profiledProg struct{ bin, dir, cpu, allocs string }
+
+// buildProfiled builds and runs one of disasmProgs.
+func buildProfiled(t *testing.T, name string) profiledProg {
+	t.Helper()
+	bin := testprog.BuildSource(t, disasmProgs[name])
+	dir := t.TempDir()
+	p := profiledProg{bin: bin, dir: dir, cpu: filepath.Join(dir, "cpu.pprof"), allocs: filepath.Join(dir, "allocs.pprof")}
+	if out, err := exec.Command(bin, p.cpu, p.allocs).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, out)
+	}
+	return p
+}
+
+// compareDisasm runs perflab disasm and go tool pprof -disasm with the same
+// flags and arguments and wants the same stdout, or both to fail alike.
+func compareDisasm(t *testing.T, dir string, flags []string, rx string, args ...string) {
+	t.Helper()
+	pargs := append(append(slices.Clone(flags), "-disasm="+rx), args...)
+	want, stderr, err := reporttest.RunPprof(t, dir, nil, pargs...)
+	var got, errw bytes.Buffer
+	perr := run(context.Background(), strings.NewReader(""), &got, &errw, append(append(append([]string{"disasm"}, flags...), rx), args...))
+	if err != nil {
+		if perr == nil || !strings.Contains(string(stderr), perr.Error()) {
+			t.Fatalf("pprof %v failed with %q; perflab: %v", pargs, stderr, perr)
+		}
+		return
+	}
+	if perr != nil {
+		t.Fatalf("perflab disasm %v %s: %v", flags, rx, perr)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("perflab disasm %v %s differs from pprof: %s", flags, rx, reporttest.FirstDiff(got.Bytes(), want))
+	}
+	if !bytes.Contains(want, []byte("ROUTINE")) {
+		t.Errorf("pprof %v printed no routine: the case tests nothing", pargs)
+	}
+}
+
+// TestDisasmConformance compares perflab disasm with go tool pprof -disasm
+// on real programs' CPU and allocs profiles, with and without the BINARY
+// argument, and with report flags.
+func TestDisasmConformance(t *testing.T) {
+	reporttest.Pprof(t)
+	for _, name := range []string{"hash", "sortmap"} {
+		p := buildProfiled(t, name)
+		cases := []struct {
+			flags []string
+			rx    string
+			args  []string
+		}{
+			{nil, `main\.`, []string{p.bin, p.cpu}},
+			{nil, `main\.`, []string{p.cpu}}, // the mapping's file
+			{nil, `runtime\.(mallocgc|memmove)$`, []string{p.bin, p.cpu}},
+			{[]string{"-focus=main"}, `.`, []string{p.bin, p.cpu}},
+			{nil, `main\.`, []string{p.bin, p.allocs}},
+			{[]string{"-sample_index=alloc_objects"}, `main\.|runtime\.mallocgc`, []string{p.bin, p.allocs}},
+			{[]string{"-sample_index=inuse_space", "-ignore=runtime"}, `.`, []string{p.bin, p.allocs}},
+		}
+		for _, c := range cases {
+			t.Run(name+"/"+strings.Join(c.flags, ",")+c.rx+"/"+filepath.Base(c.args[0]), func(t *testing.T) {
+				compareDisasm(t, p.dir, c.flags, c.rx, c.args...)
+			})
+		}
+	}
+}
+
+// crossBuild builds src for GOARCH goarch and returns the binary.
+func crossBuild(t *testing.T, goarch, src string, ldflags ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range map[string]string{"main.go": src, "go.mod": "module cross\n\ngo 1.26\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "prog-"+goarch)
+	args := []string{"build", "-o", bin}
+	if len(ldflags) > 0 {
+		args = append(args, "-ldflags="+strings.Join(ldflags, " "))
+	}
+	cmd := exec.Command("go", append(args, ".")...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+goarch, "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build GOARCH=%s: %v\n%s", goarch, err, out)
+	}
+	return bin
+}
+
+// syntheticProfile writes a CPU-like profile of bin, which need not run
+// here: one sample per main-package function of its symbol table, at an
+// address inside it, with a stack through main.main.
+func syntheticProfile(t *testing.T, bin, buildID string) string {
+	t.Helper()
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var load uint64
+	for _, pr := range f.Progs {
+		if pr.Type == elf.PT_LOAD && pr.Flags&elf.PF_X != 0 {
+			load = pr.Vaddr - pr.Vaddr%pr.Align
+			break
+		}
+	}
+	text := f.Section(".text")
+	m := &profile.Mapping{ID: 1, Start: load, Limit: text.Addr + text.Size, File: bin, BuildID: buildID, HasFunctions: true}
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+		PeriodType: &profile.ValueType{Type: "cpu", Unit: "nanoseconds"}, Period: 10000000,
+		Mapping: []*profile.Mapping{m},
+	}
+	var mainLoc *profile.Location
+	for _, s := range syms {
+		if !strings.HasPrefix(s.Name, "main.") || s.Size < 32 || elf.ST_TYPE(s.Info) != elf.STT_FUNC {
+			continue
+		}
+		fn := &profile.Function{ID: uint64(len(p.Function) + 1), Name: s.Name, SystemName: s.Name, Filename: "main.go"}
+		p.Function = append(p.Function, fn)
+		loc := &profile.Location{ID: uint64(len(p.Location) + 1), Mapping: m, Address: s.Value + 8*uint64(len(p.Location)%3+1), Line: []profile.Line{{Function: fn, Line: int64(10 + len(p.Location))}}}
+		p.Location = append(p.Location, loc)
+		if s.Name == "main.main" {
+			mainLoc = loc
+		}
+	}
+	for i, l := range p.Location {
+		stack := []*profile.Location{l}
+		if mainLoc != nil && l != mainLoc {
+			stack = append(stack, mainLoc)
+		}
+		p.Sample = append(p.Sample, &profile.Sample{Location: stack, Value: []int64{int64(i + 1), int64(i+1) * 10000000}})
+	}
+	out := filepath.Join(t.TempDir(), "cpu.pprof")
+	w, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Write(w); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	return out
+}
+
+// TestDisasmArm64 compares with pprof on an arm64 binary cross-compiled in
+// the test, with a profile made to match its symbol table.
+func TestDisasmArm64(t *testing.T) {
+	reporttest.Pprof(t)
+	bin := crossBuild(t, "arm64", disasmProgs["hash"])
+	prof := syntheticProfile(t, bin, "")
+	for _, rx := range []string{`main\.`, `main\.(hash|work)$`} {
+		compareDisasm(t, filepath.Dir(prof), nil, rx, bin, prof)
+		compareDisasm(t, filepath.Dir(prof), nil, rx, prof)
+	}
+}
