@@ -288,3 +288,69 @@ func TestDisasmArm64(t *testing.T) {
 		compareDisasm(t, filepath.Dir(prof), nil, rx, prof)
 	}
 }
+
+// TestDisasmSearchPath finds a moved binary along $PPROF_BINARY_PATH: by
+// name as pprof does (compared with it), and by build ID, which pprof's Go
+// object reader cannot check.
+func TestDisasmSearchPath(t *testing.T) {
+	reporttest.Pprof(t)
+	p := buildProfiled(t, "hash")
+	data, err := os.ReadFile(p.bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buildID string
+	search := t.TempDir()
+	byName := rewriteProfile(t, p.cpu, func(pr *profile.Profile) {
+		buildID = pr.Mapping[0].BuildID
+		pr.Mapping[0].File, pr.Mapping[0].BuildID = "/nowhere/moved", ""
+	})
+	byID := rewriteProfile(t, p.cpu, func(pr *profile.Profile) { pr.Mapping[0].File = "/nowhere/moved" })
+	if buildID == "" {
+		t.Fatal("the profile's mapping has no build ID")
+	}
+	for _, f := range []string{filepath.Join(search, "moved"), filepath.Join(search, buildID, "prog")} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PPROF_BINARY_PATH", search)
+	compareDisasm(t, p.dir, nil, `main\.`, byName)
+	if err := os.Remove(filepath.Join(search, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	want := runInProcess(t, "disasm", `main\.`, p.bin, p.cpu)
+	if got := runInProcess(t, "disasm", `main\.`, byID); !bytes.Equal(got, want) {
+		t.Errorf("found by build ID: %s", reporttest.FirstDiff(got, want))
+	}
+}
+
+// TestDisasmInlines checks -inlines on hash's inlined call of mix: the
+// instructions of mix inside work carry the chain mix < work, and the
+// listing is pprof's otherwise.
+func TestDisasmInlines(t *testing.T) {
+	p := buildProfiled(t, "hash")
+	plain := runInProcess(t, "disasm", `main\.work`, p.bin, p.cpu)
+	got := runInProcess(t, "disasm", "-inlines", `main\.work`, p.bin, p.cpu)
+	var kept []string
+	chains := 0
+	lines := strings.Split(string(got), "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(strings.TrimSpace(l), "| ") {
+			kept = append(kept, l)
+			continue
+		}
+		if strings.Contains(l, "| main.mix ") && i+1 < len(lines) && strings.Contains(lines[i+1], "| main.work main.go:") {
+			chains++
+		}
+	}
+	if chains == 0 {
+		t.Errorf("no mix < work chain in:\n%s", got)
+	}
+	if strings.Join(kept, "\n") != string(plain) {
+		t.Errorf("-inlines changed pprof's lines: %s", reporttest.FirstDiff([]byte(strings.Join(kept, "\n")), plain))
+	}
+}
