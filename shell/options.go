@@ -9,11 +9,11 @@ import (
 )
 
 // pprofOnly names pprof options and commands perflab's shell does not
-// offer (graphs, disassembly, web pages): docs/compat.md lists them.
+// offer (graphs, web pages): docs/compat.md lists them.
 var pprofOnly = map[string]bool{
 	"call_tree": true, "intel_syntax": true, "tagroot": true, "tagleaf": true, "drop_negative": true,
 	"prune_from": true, "tagshow": true, "taghide": true, "showcolumns": true, "output": true,
-	"normalize": true, "dot": true, "web": true, "disasm": true, "weblist": true, "svg": true,
+	"normalize": true, "dot": true, "web": true, "svg": true,
 	"png": true, "pdf": true, "gif": true, "ps": true, "eog": true, "evince": true, "gv": true,
 	"callgrind": true, "kcachegrind": true, "proto": true, "topproto": true, "comments": true,
 }

@@ -354,3 +354,22 @@ func TestDisasmInlines(t *testing.T) {
 		t.Errorf("-inlines changed pprof's lines: %s", reporttest.FirstDiff([]byte(strings.Join(kept, "\n")), plain))
 	}
 }
+
+// TestShellDisasm runs disasm and weblist in the shell: disasm prints what
+// perflab disasm (checked against pprof above) prints; weblist says the web
+// view is not there.
+func TestShellDisasm(t *testing.T) {
+	p := buildProfiled(t, "hash")
+	want := runInProcess(t, "disasm", `main\.`, p.cpu)
+	var out, errw bytes.Buffer
+	in := "disasm main\\.\nweblist main\nquit\n"
+	if err := run(context.Background(), strings.NewReader(in), &out, &errw, []string{"shell", p.cpu}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out.Bytes(), want) {
+		t.Errorf("shell disasm output:\n%s\nwant it to contain:\n%s", out.String(), want)
+	}
+	if !strings.Contains(errw.String(), "weblist: the web source view is not available") {
+		t.Errorf("weblist stderr = %q", errw.String())
+	}
+}
