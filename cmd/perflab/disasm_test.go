@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"debug/elf"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,7 +131,7 @@ func main() {
 type profiledProg struct{ bin, dir, cpu, allocs string }
 
 // buildProfiled builds and runs one of disasmProgs.
-func buildProfiled(t *testing.T, name string) profiledProg {
+func buildProfiled(t testing.TB, name string) profiledProg {
 	t.Helper()
 	bin := testprog.BuildSource(t, disasmProgs[name])
 	dir := t.TempDir()
@@ -371,5 +372,20 @@ func TestShellDisasm(t *testing.T) {
 	}
 	if !strings.Contains(errw.String(), "weblist: the web source view is not available") {
 		t.Errorf("weblist stderr = %q", errw.String())
+	}
+}
+
+// BenchmarkDisasm is "perflab disasm . BINARY PROFILE" on the hash
+// program's CPU profile: every sampled function, runtime included, decoded
+// and annotated. scripts/bench-disasm compares with go tool pprof on a
+// large binary.
+func BenchmarkDisasm(b *testing.B) {
+	p := buildProfiled(b, "hash")
+	args := []string{"disasm", ".", p.bin, p.cpu}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := run(context.Background(), nil, io.Discard, io.Discard, args); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
