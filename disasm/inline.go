@@ -86,12 +86,12 @@ func (c *inlinedCall) contains(pc uint64) bool {
 
 // funcInlines reads, once, the DWARF subprogram starting at fnStart.
 func (b *Binary) funcInlines(fnStart uint64) (*funcInlines, error) {
-	if b.inl == nil {
+	b.inlOnce.Do(func() {
 		b.inl = &inlineIndex{funcs: map[uint64]*funcInlines{}}
 		if b.inl.data, b.inl.err = readDWARF(b.Path); b.inl.err != nil {
 			b.inl.err = fmt.Errorf("%s: no DWARF (built with -w?): %w", b.Path, b.inl.err)
 		}
-	}
+	})
 	ix := b.inl
 	ix.mu.Lock()
 	defer ix.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // The causes Open reports, for errors.Is.
@@ -44,6 +45,7 @@ type Binary struct {
 	loadAddr  uint64
 	hasLoad   bool
 	lines     *gosym.Table
+	inlOnce   sync.Once
 	inl       *inlineIndex // built on first use by Inlined
 }
 

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"runtime"
+	"slices"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/disasm"
@@ -136,11 +139,8 @@ func Disassemble(p *profile.Profile, o Options, d DisasmOptions) (*Assembly, err
 	}
 	a := &Assembly{Total: r.total, run: r}
 	sortAsmSymbols(syms)
-	for _, s := range syms {
-		if len(s.nodes) > 0 {
-			a.Funcs = append(a.Funcs, s.annotate(ix, d.Inlines))
-		}
-	}
+	syms = slices.DeleteFunc(syms, func(s *asmSymbol) bool { return len(s.nodes) == 0 })
+	a.Funcs = annotateAll(syms, ix, d.Inlines)
 	if len(a.Funcs) == 0 {
 		return nil, noMatch(rx, address, len(syms) > 0)
 	}
@@ -156,4 +156,29 @@ func noMatch(rx *regexp.Regexp, address *uint64, found bool) error {
 		return fmt.Errorf("no matches found for address 0x%x", *address)
 	}
 	return fmt.Errorf("address 0x%x found in binary, but the corresponding symbols do not have samples in the profile", *address)
+}
+
+// annotateAll disassembles and annotates the symbols, several at a time
+// (each is independent; the binaries are safe for concurrent use).
+func annotateAll(syms []*asmSymbol, ix *index, inlines bool) []AsmFunc {
+	out := make([]AsmFunc, len(syms))
+	var next sync.Mutex
+	i := 0
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(syms)) {
+		wg.Go(func() {
+			for {
+				next.Lock()
+				j := i
+				i++
+				next.Unlock()
+				if j >= len(syms) {
+					return
+				}
+				out[j] = syms[j].annotate(ix, inlines)
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 
@@ -45,21 +46,35 @@ func matchSymbols(p *profile.Profile, ix *index, rx *regexp.Regexp, address *uin
 				offset = m.Start - load
 			}
 		}
-		if err := checkBinary(m, b, ix, sampled, offset); err != nil {
+		if err := checkBinary(p, m, b, offset); err != nil {
 			return nil, err
 		}
-		var addr uint64
-		if address != nil {
-			addr = *address
+		out = append(out, mappingSymbols(b, offset, ix, sampled, rx, address)...)
+	}
+	return out, nil
+}
+
+// mappingSymbols returns b's symbols matching rx (and containing address,
+// unless it is nil or 0) with their sampled nodes. Without an address,
+// symbols without samples, which pprof would match and then drop, are
+// left out before the (costlier) regexp match.
+func mappingSymbols(b *disasm.Binary, offset uint64, ix *index, sampled []int32, rx *regexp.Regexp, address *uint64) []*asmSymbol {
+	var addr uint64
+	if address != nil {
+		addr = *address
+	}
+	var out []*asmSymbol
+	for _, sym := range b.Symbols(nil) {
+		if addr != 0 && !(sym.Addr <= addr && addr < sym.Addr+sym.Size) {
+			continue
 		}
-		for _, s := range b.Symbols(rx.MatchString) {
-			if addr == 0 || s.Addr <= addr && addr < s.Addr+s.Size {
-				out = append(out, &asmSymbol{sym: s, bin: b, offset: offset})
-			}
+		s := &asmSymbol{sym: sym, bin: b, offset: offset}
+		s.nodes = nodesIn(s, ix, sampled)
+		if (len(s.nodes) > 0 || address != nil) && rx.MatchString(sym.Name) {
+			out = append(out, s)
 		}
 	}
-	assignNodes(out, ix, sampled)
-	return out, nil
+	return out
 }
 
 // sampledNodes returns the nodes that carry samples, by address.
@@ -75,43 +90,43 @@ func sampledNodes(ix *index) []int32 {
 	return out
 }
 
-// assignNodes gives each symbol the sampled nodes within [start, end-1),
-// pprof's range for a symbol (it leaves out the last byte).
-func assignNodes(syms []*asmSymbol, ix *index, sampled []int32) {
-	for _, s := range syms {
-		lo, hi := s.sym.Addr+s.offset, s.sym.Addr+s.sym.Size-1+s.offset
-		i := sort.Search(len(sampled), func(i int) bool { return ix.infos[sampled[i]].Address >= lo })
-		for ; i < len(sampled) && ix.infos[sampled[i]].Address < hi; i++ {
-			s.nodes = append(s.nodes, sampled[i])
-		}
+// nodesIn returns the sampled nodes within s's [start, end-1), pprof's
+// range for a symbol (it leaves out the last byte).
+func nodesIn(s *asmSymbol, ix *index, sampled []int32) []int32 {
+	lo, hi := s.sym.Addr+s.offset, s.sym.Addr+s.sym.Size-1+s.offset
+	i := sort.Search(len(sampled), func(i int) bool { return ix.infos[sampled[i]].Address >= lo })
+	j := i
+	for j < len(sampled) && ix.infos[sampled[j]].Address < hi {
+		j++
 	}
+	return sampled[i:j:j]
 }
 
 // checkBinary reports a binary that is not the one the profile was taken
-// of: a different build ID, or sampled addresses that fall in other
-// functions than the profile says.
-func checkBinary(m *profile.Mapping, b *disasm.Binary, ix *index, sampled []int32, offset uint64) error {
+// of: a different build ID, or a sampled address whose source line in the
+// binary differs from the profile's.
+func checkBinary(p *profile.Profile, m *profile.Mapping, b *disasm.Binary, offset uint64) error {
 	if m.BuildID != "" && b.BuildID != "" && m.BuildID != b.BuildID {
 		return &disasm.BinaryError{Path: b.Path, Err: fmt.Errorf("build ID %s does not match the profile's %s", b.BuildID, m.BuildID)}
 	}
-	var good, bad int
-	var example string
-	for _, n := range sampled {
-		in := &ix.infos[n]
-		if in.Objfile != m.File || in.Name == "" || in.Address < m.Start || in.Address >= m.Limit {
+	for _, l := range p.Location {
+		if l.Mapping != m || len(l.Line) == 0 || l.Line[0].Function == nil {
 			continue
 		}
-		_, _, fn := b.Line(in.Address - offset)
-		if fn == in.Name {
-			good++
+		// The profile's frames come from the binary's own line table,
+		// whose innermost (inlined) position must be the same; code
+		// without Go line information (C) proves nothing.
+		want := l.Line[0]
+		file, line, _ := b.Line(l.Address - offset)
+		if line == 0 || want.Line == 0 {
 			continue
 		}
-		if bad++; example == "" {
-			example = fmt.Sprintf("address %#x is in %q in the binary but in %q in the profile", in.Address, fn, in.Name)
+		// Only the line is compared: for inlined code, debug/gosym may
+		// name the caller's file where the runtime names the callee's.
+		if int64(line) != want.Line {
+			return &disasm.BinaryError{Path: b.Path, Err: fmt.Errorf("does not match the profile: address %#x is at %s:%d in the binary but at %s:%d (%s) in the profile",
+				l.Address, filepath.Base(file), line, filepath.Base(want.Function.Filename), want.Line, want.Function.Name)}
 		}
-	}
-	if bad > good {
-		return &disasm.BinaryError{Path: b.Path, Err: fmt.Errorf("does not match the profile: %s", example)}
 	}
 	return nil
 }

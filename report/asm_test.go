@@ -41,7 +41,9 @@ func asmProfile(t *testing.T) (*profile.Profile, *disasm.Binary, map[string]disa
 	loc := func(name string, off uint64) *profile.Location {
 		fn := &profile.Function{ID: uint64(len(fns) + 1), Name: name, Filename: "main.go"}
 		fns = append(fns, fn)
-		return &profile.Location{ID: fn.ID, Mapping: m, Address: syms[name].Addr + off, Line: []profile.Line{{Function: fn, Line: 1}}}
+		addr := syms[name].Addr + off
+		_, line, _ := b.Line(addr)
+		return &profile.Location{ID: fn.ID, Mapping: m, Address: addr, Line: []profile.Line{{Function: fn, Line: int64(line)}}}
 	}
 	sq, mn := loc("main.square", 0), loc("main.main", syms["main.main"].Size/2)
 	return &profile.Profile{

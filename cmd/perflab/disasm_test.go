@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"debug/elf"
+	"debug/gosym"
 	"io"
 	"os"
 	"os/exec"
@@ -220,7 +221,8 @@ func crossBuild(t *testing.T, goarch, src string, ldflags ...string) string {
 
 // syntheticProfile writes a CPU-like profile of bin, which need not run
 // here: one sample per main-package function of its symbol table, at an
-// address inside it, with a stack through main.main.
+// address inside it with that address's line, with a stack through
+// main.main.
 func syntheticProfile(t *testing.T, bin, buildID string) string {
 	t.Helper()
 	f, err := elf.Open(bin)
@@ -240,6 +242,14 @@ func syntheticProfile(t *testing.T, bin, buildID string) string {
 		}
 	}
 	text := f.Section(".text")
+	pcln, err := f.Section(".gopclntab").Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := gosym.NewTable(nil, gosym.NewLineTable(pcln, text.Addr))
+	if err != nil {
+		t.Fatal(err)
+	}
 	m := &profile.Mapping{ID: 1, Start: load, Limit: text.Addr + text.Size, File: bin, BuildID: buildID, HasFunctions: true}
 	p := &profile.Profile{
 		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
@@ -251,9 +261,11 @@ func syntheticProfile(t *testing.T, bin, buildID string) string {
 		if !strings.HasPrefix(s.Name, "main.") || s.Size < 32 || elf.ST_TYPE(s.Info) != elf.STT_FUNC {
 			continue
 		}
-		fn := &profile.Function{ID: uint64(len(p.Function) + 1), Name: s.Name, SystemName: s.Name, Filename: "main.go"}
+		addr := s.Value + 8*uint64(len(p.Location)%3+1)
+		file, line, _ := lines.PCToLine(addr)
+		fn := &profile.Function{ID: uint64(len(p.Function) + 1), Name: s.Name, SystemName: s.Name, Filename: file}
 		p.Function = append(p.Function, fn)
-		loc := &profile.Location{ID: uint64(len(p.Location) + 1), Mapping: m, Address: s.Value + 8*uint64(len(p.Location)%3+1), Line: []profile.Line{{Function: fn, Line: int64(10 + len(p.Location))}}}
+		loc := &profile.Location{ID: uint64(len(p.Location) + 1), Mapping: m, Address: addr, Line: []profile.Line{{Function: fn, Line: int64(line)}}}
 		p.Location = append(p.Location, loc)
 		if s.Name == "main.main" {
 			mainLoc = loc
