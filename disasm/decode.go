@@ -78,10 +78,31 @@ func (b *Binary) Decode(start, end uint64, f func(Inst)) {
 	}
 	code := b.text[:end-b.textStart]
 	dec := decoders[b.GOARCH]
+	var lines funcLines
 	for pc := start; pc < end; {
 		text, size := dec(code[pc-b.textStart:], pc, b.lookup)
-		file, line, _ := b.lines.PCToLine(pc)
+		file, line := b.lineAt(&lines, pc)
 		f(Inst{Addr: pc, Size: size, Text: text, File: file, Line: line})
 		pc += uint64(size)
 	}
+}
+
+// lineAt returns the file and line at pc, walking the function's tables
+// with cur when pcs come in increasing order; debug/gosym answers when
+// the table's version is not handled or its data are out of bounds.
+func (b *Binary) lineAt(cur *funcLines, pc uint64) (string, int) {
+	if b.pcln != nil {
+		ok := cur.t != nil && cur.lo <= pc && pc < cur.hi
+		if !ok {
+			*cur, ok = b.pcln.function(pc)
+		}
+		if ok {
+			if file, line, ok := cur.at(pc); ok {
+				return file, line
+			}
+			*cur = funcLines{}
+		}
+	}
+	file, line, _ := b.lines.PCToLine(pc)
+	return file, line
 }

@@ -133,3 +133,31 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestLinesMatchGosym checks that Decode's forward walk of the line table
+// gives, for every instruction of every function of real amd64 and arm64
+// binaries, what debug/gosym's Table.PCToLine gives.
+func TestLinesMatchGosym(t *testing.T) {
+	for _, goarch := range []string{"amd64", "arm64"} {
+		b, err := Open(buildHello(t, goarch, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.pcln == nil {
+			t.Fatalf("%s: the line table's version is not handled", goarch)
+		}
+		n, bad := 0, 0
+		for _, s := range b.Symbols(nil) {
+			b.Decode(s.Addr, s.Addr+s.Size, func(in Inst) {
+				n++
+				if file, line, _ := b.lines.PCToLine(in.Addr); (file != in.File || line != in.Line) && bad < 10 {
+					bad++
+					t.Errorf("%s: %#x in %s: %s:%d, gosym %s:%d", goarch, in.Addr, s.Name, in.File, in.Line, file, line)
+				}
+			})
+		}
+		if n < 10000 {
+			t.Errorf("%s: only %d instructions checked", goarch, n)
+		}
+	}
+}

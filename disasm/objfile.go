@@ -45,6 +45,7 @@ type Binary struct {
 	loadAddr  uint64
 	hasLoad   bool
 	lines     *gosym.Table
+	pcln      *lineTable // the same, read forwards by Decode; nil if not handled
 	inlOnce   sync.Once
 	inl       *inlineIndex // built on first use by Inlined
 }
@@ -116,7 +117,7 @@ func read(r io.ReaderAt) (b *Binary, err error) {
 	return &Binary{
 		GOARCH: raw.goarch, BuildID: raw.buildID,
 		all: raw.syms, syms: lookupSyms(raw.syms), text: raw.text, textStart: raw.textStart,
-		loadAddr: raw.loadAddr, hasLoad: raw.hasLoad, lines: tab,
+		loadAddr: raw.loadAddr, hasLoad: raw.hasLoad, lines: tab, pcln: newLineTable(raw.pclntab, start),
 	}, nil
 }
 

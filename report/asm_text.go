@@ -1,7 +1,7 @@
 package report
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -21,9 +21,10 @@ func (s *asmSymbol) annotate(ix *index, inlines bool) AsmFunc {
 		f.Flat += st.flat[n]
 		f.Cum += st.cum[n]
 	}
-	var insts []disasm.Inst
+	insts := make([]disasm.Inst, 0, s.sym.Size/4)
 	s.bin.Decode(s.sym.Addr, s.sym.Addr+s.sym.Size-1, func(in disasm.Inst) { insts = append(insts, in) })
 	nodes := s.nodes
+	f.Insts = make([]AsmInst, 0, len(insts))
 	for i, in := range insts {
 		next := ^uint64(0)
 		if i+1 < len(insts) {
@@ -63,10 +64,10 @@ func GenerateDisasm(w io.Writer, p *profile.Profile, o Options, d DisasmOptions)
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	a.WriteText(&b)
-	_, err = b.WriteTo(w)
-	return err
+	// Nothing fails after Disassemble: write straight through.
+	bw := bufio.NewWriterSize(w, 64<<10)
+	a.WriteText(bw)
+	return bw.Flush()
 }
 
 // WriteText writes a as pprof's -disasm does.
