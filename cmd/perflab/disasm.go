@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"runtime"
 
@@ -22,7 +25,9 @@ instruction's flat and cumulative values, exactly as
 first argument that is an executable), else the profile's mapping file,
 looked up along $PPROF_BINARY_PATH (default $HOME/pprof/binaries) by build
 ID and name, as pprof does. A binary whose build ID or addresses do not
-match the profile is refused.
+match the profile is refused: perflab prints one line naming the binary
+and the cause and exits 1, after the functions' annotated source as
+'perflab list' prints it (no assembly) when there is one.
 
 -inlines adds, under each instruction of inlined code, its call chain
 from the binary's DWARF, innermost first: "| function file:line".
@@ -71,5 +76,28 @@ func runDisasm(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, a
 		return err
 	}
 	runtime.GC()
-	return rpt.GenerateDisasm(stdout, p, o, d)
+	err = rpt.GenerateDisasm(stdout, p, o, d)
+	if be := (*disasm.BinaryError)(nil); errors.As(err, &be) {
+		return listWithoutAssembly(ctx, stdout, rest, opts, o, be)
+	}
+	return err
+}
+
+// listWithoutAssembly writes, when the binary cannot serve, what the
+// profile alone shows of the functions (list's annotated source, as
+// pprof -list) and returns the binary's error, saying so. The profile is
+// loaded again: GenerateDisasm filtered it in place.
+func listWithoutAssembly(ctx context.Context, stdout io.Writer, sources []string, opts profiles.Options, o rpt.Options, be *disasm.BinaryError) error {
+	p, err := profiles.Load(ctx, sources, opts)
+	if err != nil {
+		return be
+	}
+	var b bytes.Buffer
+	if rpt.Generate(&b, p, rpt.List, o) != nil {
+		return be
+	}
+	if _, err := b.WriteTo(stdout); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w (the source listing above has no assembly)", be)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/reporttest"
 	"github.com/perflab/perflab/internal/testprog"
 )
 
@@ -38,7 +39,8 @@ func rewriteProfile(t *testing.T, path string, edit func(*profile.Profile)) stri
 }
 
 // TestDisasmBadBinary feeds binaries that cannot serve the profile: each
-// must fail with one line naming the binary and the cause.
+// must fail with one line naming the binary and the cause, after the
+// listing without assembly (perflab list's output).
 func TestDisasmBadBinary(t *testing.T) {
 	p := buildProfiled(t, "hash")
 	other := testprog.BuildSource(t, disasmProgs["sortmap"])
@@ -78,8 +80,16 @@ func TestDisasmBadBinary(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "binary "+named+": ") || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("err = %v; want one line naming %s and %q", err, named, c.want)
 			}
-			if out.Len() > 0 {
-				t.Errorf("wrote %d bytes of output", out.Len())
+			// What is printed is the listing without assembly, if any.
+			var list, lerr bytes.Buffer
+			if run(context.Background(), strings.NewReader(""), &list, &lerr, []string{"list", `main\.`, c.prof}) != nil {
+				list.Reset()
+			}
+			if !bytes.Equal(out.Bytes(), list.Bytes()) {
+				t.Errorf("stdout is not perflab list's output: %s", reporttest.FirstDiff(out.Bytes(), list.Bytes()))
+			}
+			if (list.Len() > 0) != strings.Contains(err.Error(), "listing above has no assembly") {
+				t.Errorf("err = %v with %d bytes of listing", err, list.Len())
 			}
 		})
 	}
