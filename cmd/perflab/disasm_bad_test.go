@@ -47,8 +47,8 @@ func TestDisasmBadBinary(t *testing.T) {
 	noBuildID := rewriteProfile(t, p.cpu, func(p *profile.Profile) { p.Mapping[0].BuildID = "" })
 	missing := filepath.Join(t.TempDir(), "gone")
 	moved := rewriteProfile(t, p.cpu, func(p *profile.Profile) { p.Mapping[0].File = missing })
-	stripped := crossBuild(t, "amd64", disasmProgs["hash"], "-s", "-w")
-	riscv := crossBuild(t, "riscv64", disasmProgs["hash"])
+	stripped := crossBuild(t, "linux", "amd64", disasmProgs["hash"], "-s", "-w")
+	riscv := crossBuild(t, "linux", "riscv64", disasmProgs["hash"])
 	cases := []struct {
 		name, bin, prof, want string
 	}{

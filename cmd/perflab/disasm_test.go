@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"debug/elf"
-	"debug/gosym"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/disasm"
 	"github.com/perflab/perflab/internal/reporttest"
 	"github.com/perflab/perflab/internal/testprog"
 )
@@ -144,8 +143,9 @@ func buildProfiled(t testing.TB, name string) profiledProg {
 }
 
 // compareDisasm runs perflab disasm and go tool pprof -disasm with the same
-// flags and arguments and wants the same stdout, or both to fail alike.
-func compareDisasm(t *testing.T, dir string, flags []string, rx string, args ...string) {
+// flags and arguments and wants the same stdout, or both to fail alike;
+// it reports whether both succeeded.
+func compareDisasm(t *testing.T, dir string, flags []string, rx string, args ...string) bool {
 	t.Helper()
 	pargs := append(append(slices.Clone(flags), "-disasm="+rx), args...)
 	want, stderr, err := reporttest.RunPprof(t, dir, nil, pargs...)
@@ -155,7 +155,7 @@ func compareDisasm(t *testing.T, dir string, flags []string, rx string, args ...
 		if perr == nil || !strings.Contains(string(stderr), perr.Error()) {
 			t.Fatalf("pprof %v failed with %q; perflab: %v", pargs, stderr, perr)
 		}
-		return
+		return false
 	}
 	if perr != nil {
 		t.Fatalf("perflab disasm %v %s: %v", flags, rx, perr)
@@ -166,6 +166,7 @@ func compareDisasm(t *testing.T, dir string, flags []string, rx string, args ...
 	if !bytes.Contains(want, []byte("ROUTINE")) {
 		t.Errorf("pprof %v printed no routine: the case tests nothing", pargs)
 	}
+	return true
 }
 
 // TestDisasmConformance compares perflab disasm with go tool pprof -disasm
@@ -196,8 +197,9 @@ func TestDisasmConformance(t *testing.T) {
 	}
 }
 
-// crossBuild builds src for GOARCH goarch and returns the binary.
-func crossBuild(t *testing.T, goarch, src string, ldflags ...string) string {
+// crossBuild builds src for GOOS goos and GOARCH goarch and returns the
+// binary.
+func crossBuild(t *testing.T, goos, goarch, src string, ldflags ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, data := range map[string]string{"main.go": src, "go.mod": "module cross\n\ngo 1.26\n"} {
@@ -205,14 +207,14 @@ func crossBuild(t *testing.T, goarch, src string, ldflags ...string) string {
 			t.Fatal(err)
 		}
 	}
-	bin := filepath.Join(dir, "prog-"+goarch)
+	bin := filepath.Join(dir, "prog-"+goos+"-"+goarch)
 	args := []string{"build", "-o", bin}
 	if len(ldflags) > 0 {
 		args = append(args, "-ldflags="+strings.Join(ldflags, " "))
 	}
 	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+goarch, "CGO_ENABLED=0")
+	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build GOARCH=%s: %v\n%s", goarch, err, out)
 	}
@@ -225,44 +227,24 @@ func crossBuild(t *testing.T, goarch, src string, ldflags ...string) string {
 // main.main.
 func syntheticProfile(t *testing.T, bin, buildID string) string {
 	t.Helper()
-	f, err := elf.Open(bin)
+	b, err := disasm.Open(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	syms, err := f.Symbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var load uint64
-	for _, pr := range f.Progs {
-		if pr.Type == elf.PT_LOAD && pr.Flags&elf.PF_X != 0 {
-			load = pr.Vaddr - pr.Vaddr%pr.Align
-			break
-		}
-	}
-	text := f.Section(".text")
-	pcln, err := f.Section(".gopclntab").Data()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, err := gosym.NewTable(nil, gosym.NewLineTable(pcln, text.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &profile.Mapping{ID: 1, Start: load, Limit: text.Addr + text.Size, File: bin, BuildID: buildID, HasFunctions: true}
+	load, _ := b.LoadAddress()
+	m := &profile.Mapping{ID: 1, Start: load, Limit: ^uint64(0) >> 1, File: bin, BuildID: buildID, HasFunctions: true}
 	p := &profile.Profile{
 		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
 		PeriodType: &profile.ValueType{Type: "cpu", Unit: "nanoseconds"}, Period: 10000000,
 		Mapping: []*profile.Mapping{m},
 	}
 	var mainLoc *profile.Location
-	for _, s := range syms {
-		if !strings.HasPrefix(s.Name, "main.") || s.Size < 32 || elf.ST_TYPE(s.Info) != elf.STT_FUNC {
-			continue
+	for _, s := range b.Symbols(func(name string) bool { return strings.HasPrefix(name, "main.") }) {
+		addr := s.Addr + 8*uint64(len(p.Location)%3+1)
+		file, line, fname := b.Line(addr)
+		if s.Size < 32 || fname != s.Name {
+			continue // data, or not a function
 		}
-		addr := s.Value + 8*uint64(len(p.Location)%3+1)
-		file, line, _ := lines.PCToLine(addr)
 		fn := &profile.Function{ID: uint64(len(p.Function) + 1), Name: s.Name, SystemName: s.Name, Filename: file}
 		p.Function = append(p.Function, fn)
 		loc := &profile.Location{ID: uint64(len(p.Location) + 1), Mapping: m, Address: addr, Line: []profile.Line{{Function: fn, Line: int64(line)}}}
@@ -270,6 +252,9 @@ func syntheticProfile(t *testing.T, bin, buildID string) string {
 		if s.Name == "main.main" {
 			mainLoc = loc
 		}
+	}
+	if len(p.Location) < 3 {
+		t.Fatalf("%s: only %d main functions", bin, len(p.Location))
 	}
 	for i, l := range p.Location {
 		stack := []*profile.Location{l}
@@ -286,19 +271,28 @@ func syntheticProfile(t *testing.T, bin, buildID string) string {
 	if err := p.Write(w); err != nil {
 		t.Fatal(err)
 	}
-	w.Close()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
 	return out
 }
 
-// TestDisasmArm64 compares with pprof on an arm64 binary cross-compiled in
-// the test, with a profile made to match its symbol table.
-func TestDisasmArm64(t *testing.T) {
+// TestDisasmCross compares with pprof on binaries cross-compiled in the
+// test, each with a profile made to match its symbol table: arm64 ELF,
+// and the Mach-O and PE files of macOS and Windows.
+func TestDisasmCross(t *testing.T) {
 	reporttest.Pprof(t)
-	bin := crossBuild(t, "arm64", disasmProgs["hash"])
-	prof := syntheticProfile(t, bin, "")
-	for _, rx := range []string{`main\.`, `main\.(hash|work)$`} {
-		compareDisasm(t, filepath.Dir(prof), nil, rx, bin, prof)
-		compareDisasm(t, filepath.Dir(prof), nil, rx, prof)
+	for _, target := range []string{"linux/arm64", "darwin/arm64", "darwin/amd64", "windows/amd64", "windows/arm64"} {
+		t.Run(strings.ReplaceAll(target, "/", "-"), func(t *testing.T) {
+			goos, goarch, _ := strings.Cut(target, "/")
+			bin := crossBuild(t, goos, goarch, disasmProgs["hash"])
+			prof := syntheticProfile(t, bin, "")
+			for _, rx := range []string{`main\.`, `main\.(hash|work)\b`} {
+				if !compareDisasm(t, filepath.Dir(prof), nil, rx, bin, prof) || !compareDisasm(t, filepath.Dir(prof), nil, rx, prof) {
+					t.Errorf("%s: both failed: nothing compared", rx)
+				}
+			}
+		})
 	}
 }
 
