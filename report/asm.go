@@ -140,7 +140,11 @@ func Disassemble(p *profile.Profile, o Options, d DisasmOptions) (*Assembly, err
 	a := &Assembly{Total: r.total, run: r}
 	sortAsmSymbols(syms)
 	syms = slices.DeleteFunc(syms, func(s *asmSymbol) bool { return len(s.nodes) == 0 })
-	a.Funcs = annotateAll(syms, ix, d.Inlines)
+	var chains map[uint64][]profile.Line
+	if d.Inlines {
+		chains = locationChains(p)
+	}
+	a.Funcs = annotateAll(syms, ix, d.Inlines, chains)
 	if len(a.Funcs) == 0 {
 		return nil, noMatch(rx, address, len(syms) > 0)
 	}
@@ -160,7 +164,7 @@ func noMatch(rx *regexp.Regexp, address *uint64, found bool) error {
 
 // annotateAll disassembles and annotates the symbols, several at a time
 // (each is independent; the binaries are safe for concurrent use).
-func annotateAll(syms []*asmSymbol, ix *index, inlines bool) []AsmFunc {
+func annotateAll(syms []*asmSymbol, ix *index, inlines bool, chains map[uint64][]profile.Line) []AsmFunc {
 	out := make([]AsmFunc, len(syms))
 	var next sync.Mutex
 	i := 0
@@ -175,10 +179,23 @@ func annotateAll(syms []*asmSymbol, ix *index, inlines bool) []AsmFunc {
 				if j >= len(syms) {
 					return
 				}
-				out[j] = syms[j].annotate(ix, inlines)
+				out[j] = syms[j].annotate(ix, inlines, chains)
 			}
 		})
 	}
 	wg.Wait()
 	return out
+}
+
+// locationChains maps each profile address to its location's frames,
+// innermost first: the inlined chains of sampled instructions when the
+// binary has no DWARF.
+func locationChains(p *profile.Profile) map[uint64][]profile.Line {
+	m := make(map[uint64][]profile.Line, len(p.Location))
+	for _, l := range p.Location {
+		if len(l.Line) > 0 {
+			m[l.Address] = l.Line
+		}
+	}
+	return m
 }

@@ -2,6 +2,8 @@ package report_test
 
 import (
 	"bytes"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -109,4 +111,51 @@ func TestDisassemble(t *testing.T) {
 	if !strings.Contains(b.String(), "| main.double ") || !strings.HasPrefix(b.String(), "Total: 7\nROUTINE ======================== main.main\n") {
 		t.Errorf("text:\n%s", b.String())
 	}
+}
+
+// TestDisassembleInlinesWithoutDWARF checks the chains taken from the
+// profile when the binary has no DWARF (-ldflags=-w): the sampled
+// instruction of the inlined main.double gets its location's frames.
+func TestDisassembleInlinesWithoutDWARF(t *testing.T) {
+	p, b, syms := asmProfile(t)
+	// Find, with DWARF, an instruction of main.double inlined in main.main.
+	mn := syms["main.main"]
+	var addr uint64
+	b.Decode(mn.Addr, mn.Addr+mn.Size, func(in disasm.Inst) {
+		if chain, err := b.Inlined(mn.Addr, in.Addr); err == nil && len(chain) == 2 && chain[0].Func == "main.double" && addr == 0 {
+			addr = in.Addr
+		}
+	})
+	if addr == 0 {
+		t.Fatal("main.double is not inlined in main.main")
+	}
+	src, line, _ := b.Line(addr)
+	noDWARF := filepath.Join(t.TempDir(), "prog-w")
+	cmd := exec.Command("go", "build", "-ldflags=-w", "-o", noDWARF, ".")
+	cmd.Dir = filepath.Dir(src)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build -ldflags=-w: %v\n%s", err, out)
+	}
+	double := &profile.Function{ID: 99, Name: "main.double", Filename: "main.go"}
+	mainFn := p.Location[1].Line[0].Function
+	loc := &profile.Location{ID: 99, Mapping: p.Mapping[0], Address: addr, Line: []profile.Line{{Function: double, Line: int64(line)}, {Function: mainFn, Line: 10}}}
+	p.Function = append(p.Function, double)
+	p.Location = append(p.Location, loc)
+	p.Sample = append(p.Sample, &profile.Sample{Location: []*profile.Location{loc}, Value: []int64{3}})
+	p.Mapping[0].BuildID = ""
+	o := report.DefaultOptions()
+	o.Symbol = `main\.main\b`
+	a, err := report.Disassemble(p, o, report.DisasmOptions{Binary: noDWARF, Inlines: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range a.Funcs[0].Insts {
+		if in.Addr == addr {
+			if len(in.Inlined) != 2 || in.Inlined[0].Func != "main.double" || in.Inlined[1].Func != "main.main" || in.Flat != 3 {
+				t.Errorf("instruction %#x: flat %d, chain %+v", addr, in.Flat, in.Inlined)
+			}
+			return
+		}
+	}
+	t.Errorf("no instruction at %#x", addr)
 }

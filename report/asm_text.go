@@ -13,8 +13,10 @@ import (
 
 // annotate disassembles s and gives each instruction the values of the
 // sampled nodes from its address up to the next instruction's, as pprof's
-// annotateAssembly; with inlines, each instruction gets its call chain.
-func (s *asmSymbol) annotate(ix *index, inlines bool) AsmFunc {
+// annotateAssembly; with inlines, each instruction gets its call chain
+// from the binary's DWARF or, without DWARF, from the profile's location
+// at its address (chains).
+func (s *asmSymbol) annotate(ix *index, inlines bool, chains map[uint64][]profile.Line) AsmFunc {
 	st := ix.stats
 	f := AsmFunc{Name: s.sym.Name, Binary: s.bin.Path, Start: s.sym.Addr, End: s.sym.Addr + s.sym.Size}
 	for _, n := range s.nodes {
@@ -48,7 +50,10 @@ func (s *asmSymbol) annotate(ix *index, inlines bool) AsmFunc {
 		}
 		a.Flat, a.Cum = divide(flat, flatDiv), divide(cum, cumDiv)
 		if inlines {
-			a.Inlined, _ = s.bin.Inlined(s.sym.Addr, in.Addr)
+			var err error
+			if a.Inlined, err = s.bin.Inlined(s.sym.Addr, in.Addr); err != nil {
+				a.Inlined = profileChain(chains[in.Addr+s.offset])
+			}
 		}
 		f.Insts = append(f.Insts, a)
 	}
@@ -131,4 +136,15 @@ func writeInlined(w io.Writer, chain []disasm.Frame) {
 		fmt.Fprintf(&b, "%34s| %s %s:%d\n", "", fr.Func, filepath.Base(fr.File), fr.Line)
 	}
 	io.WriteString(w, b.String())
+}
+
+// profileChain converts a location's lines to frames.
+func profileChain(lines []profile.Line) []disasm.Frame {
+	var out []disasm.Frame
+	for _, l := range lines {
+		if l.Function != nil {
+			out = append(out, disasm.Frame{Func: l.Function.Name, File: l.Function.Filename, Line: int(l.Line)})
+		}
+	}
+	return out
 }

@@ -30,14 +30,18 @@ and the cause and exits 1, after the functions' annotated source as
 'perflab list' prints it (no assembly) when there is one.
 
 -inlines adds, under each instruction of inlined code, its call chain
-from the binary's DWARF, innermost first: "| function file:line".
+from the binary's DWARF (or, without DWARF, from the profile's frames at
+sampled addresses), innermost first: "| function file:line".
 
 Examples:
   perflab disasm 'main.hash' cpu.pprof
   perflab disasm -inlines 'main\.(hash|mix)' ./server cpu.pprof
   perflab disasm -sample_index=alloc_space 'bytes' heap.pprof
 
-` + "  -inlines               show each instruction's inlined call chain\n" + reportFlagHelp,
+Disassembly:
+  -inlines               show each instruction's inlined call chain
+
+` + reportFlagHelp,
 }
 
 func init() { disasmCmd.run = runDisasm }
