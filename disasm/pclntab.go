@@ -87,9 +87,10 @@ type funcLines struct {
 // a pcCursor is a position in a pc-value table: val holds until end.
 type pcCursor struct {
 	p     []byte
+	entry uint64 // the function's entry: a step that ends there is a first one
 	end   uint64
 	val   int32
-	first bool
+	moved bool // a step was taken: debug/gosym always takes one
 	done  bool
 }
 
@@ -112,23 +113,24 @@ func (t *lineTable) function(pc uint64) (f funcLines, ok bool) {
 	if pcfile > uint64(len(t.pctab)) || pcln > uint64(len(t.pctab)) {
 		return f, false
 	}
-	f.file = pcCursor{p: t.pctab[pcfile:], end: lo, val: -1, first: true}
-	f.line = pcCursor{p: t.pctab[pcln:], end: lo, val: -1, first: true}
+	f.file = pcCursor{p: t.pctab[pcfile:], entry: lo, end: lo, val: -1}
+	f.line = pcCursor{p: t.pctab[pcln:], entry: lo, end: lo, val: -1}
 	return f, true
 }
 
 // at returns the value at pc, which must not be below the last pc asked.
 func (c *pcCursor) at(pc, quantum uint64) (int32, bool) {
-	for !c.done && pc >= c.end {
+	for !c.done && (pc >= c.end || !c.moved) {
 		uv, ok := c.varint()
 		if !ok {
 			return 0, false
 		}
-		if uv == 0 && !c.first {
+		// As debug/gosym: a zero ends the table, except while the pc is
+		// still the entry (the first value may be a zero delta).
+		if uv == 0 && c.end != c.entry {
 			c.done = true
 			break
 		}
-		c.first = false
 		if uv&1 != 0 {
 			uv = ^(uv >> 1)
 		} else {
@@ -140,6 +142,7 @@ func (c *pcCursor) at(pc, quantum uint64) (int32, bool) {
 		}
 		c.val += int32(uv)
 		c.end += uint64(d) * quantum
+		c.moved = true
 	}
 	if c.done {
 		return -1, true
