@@ -452,3 +452,19 @@ func BenchmarkDisasm(b *testing.B) {
 		}
 	}
 }
+
+// TestDisasmBase compares -base and -diff_base (negative values, the
+// base's total) with pprof, on two runs of the same binary.
+func TestDisasmBase(t *testing.T) {
+	reporttest.Pprof(t)
+	p := buildProfiled(t, "hash")
+	base, allocs := filepath.Join(p.dir, "cpu2.pprof"), filepath.Join(p.dir, "allocs2.pprof")
+	if out, err := exec.Command(p.bin, base, allocs).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, flag := range []string{"-base=" + base, "-diff_base=" + base} {
+		if !compareDisasm(t, p.dir, []string{flag}, `main\.`, p.bin, p.cpu) {
+			t.Errorf("%s: both failed: nothing compared", flag)
+		}
+	}
+}
