@@ -91,3 +91,38 @@ func shortLoc(f Frame) string {
 	}
 	return fmt.Sprintf("%s:%d", file, f.Line)
 }
+
+// MarkLeaked marks as leaked the goroutines of d whose frames match those
+// of leaks, a dump of the runtime's goroutineleak profile; groups of leaks
+// that match none are added, so that a leak profile read alone shows.
+func (d *Dump) MarkLeaked(leaks *Dump) {
+	if leaks == nil || leaks.Total == 0 {
+		return
+	}
+	byFrames := make(map[string][]*Group)
+	for _, g := range d.Groups {
+		k := framesKey(g.Frames)
+		byFrames[k] = append(byFrames[k], g)
+	}
+	for _, lg := range leaks.Groups {
+		left := lg.Count
+		for _, g := range byFrames[framesKey(lg.Frames)] {
+			n := min(left, g.Count-g.Leaked)
+			g.Leaked += n
+			left -= n
+		}
+		if left > 0 && len(byFrames[framesKey(lg.Frames)]) == 0 {
+			d.Add(&Goroutine{Count: left, State: lg.State, Leaked: true, Labels: lg.Labels,
+				Frames: lg.Frames, CreatedBy: lg.CreatedBy})
+		}
+	}
+}
+
+// framesKey identifies a stack by its functions and lines alone.
+func framesKey(fs []Frame) string {
+	var k []byte
+	for i := range fs {
+		k = appendFrameKey(k, &fs[i])
+	}
+	return string(k)
+}

@@ -34,7 +34,7 @@ func (d *Dump) WriteText(w io.Writer, o TextOptions) error {
 	if d.Panic != "" {
 		fmt.Fprintf(bw, "%s\n", d.Panic)
 	}
-	fmt.Fprintf(bw, "%d goroutines in %d groups\n", d.Total, len(d.Groups))
+	fmt.Fprintf(bw, "%s in %s\n", plural(d.Total, "goroutine"), plural(len(d.Groups), "group"))
 	for _, g := range d.Groups {
 		bw.WriteString("\n")
 		writeGroup(bw, g, o)
@@ -94,11 +94,7 @@ func FormatLabels(ls []Label) string {
 }
 
 func writeGroup(w *bufio.Writer, g *Group, o TextOptions) {
-	noun := "goroutines"
-	if g.Count == 1 {
-		noun = "goroutine"
-	}
-	fmt.Fprintf(w, "%d %s %s", g.Count, noun, g.Heading())
+	fmt.Fprintf(w, "%s %s", plural(g.Count, "goroutine"), g.Heading())
 	if g.baseSeen {
 		fmt.Fprintf(w, " (%+d since base: %d)", g.Count-g.BaseCount, g.BaseCount)
 	}
@@ -107,7 +103,7 @@ func writeGroup(w *bufio.Writer, g *Group, o TextOptions) {
 	}
 	w.WriteString("\n")
 	if g.Panic != "" {
-		fmt.Fprintf(w, "  panicked: %s\n", strings.ReplaceAll(g.Panic, "\n", "\n    "))
+		fmt.Fprintf(w, "  panicked here (> marks the first frame in user code)\n")
 	}
 	user := -1
 	if g.Panic != "" {
@@ -183,4 +179,12 @@ func writeArgs(w *bufio.Writer, f Frame, o TextOptions) {
 	for _, a := range DecodeArgs(f.Args, ps) {
 		fmt.Fprintf(w, "        %s %s = %s\n", a.Name, a.Type, a.Text)
 	}
+}
+
+// plural is "1 goroutine", "2 goroutines".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -34,6 +34,7 @@ var commands = []*command{
 	loadCmd,
 	gcCmd,
 	schedCmd,
+	goroutinesCmd,
 	benchCmd,
 	demoCmd,
 	versionCmd,
