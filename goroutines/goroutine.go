@@ -31,7 +31,10 @@ func (f Frame) Stdlib() bool {
 	if f.File == "" || strings.HasPrefix(f.File, "$GOROOT") || strings.HasPrefix(f.File, "_cgo_") {
 		return true
 	}
-	return strings.Contains(f.File, "/src/"+pkg+"/") || strings.Contains(f.File, "/src/"+first+"/")
+	// The runtime's own packages (internal/runtime/maps, ...) have
+	// functions in runtime/*.go.
+	return strings.Contains(f.File, "/src/"+pkg+"/") || strings.Contains(f.File, "/src/"+first+"/") ||
+		strings.Contains(f.File, "/src/runtime/")
 }
 
 // Package returns the import path of the frame's function: "net/http" for

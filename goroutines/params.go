@@ -67,7 +67,7 @@ func dwarfParams(d *dwarf.Data, r *dwarf.Reader) ([]Param, error) {
 		p.Name, _ = e.Val(dwarf.AttrName).(string)
 		if off, ok := e.Val(dwarf.AttrType).(dwarf.Offset); ok {
 			if t, err := d.Type(off); err == nil {
-				p.Type = t.String()
+				p.Type = dwarfTypeName(t)
 			}
 		}
 		ps = append(ps, p)
@@ -173,4 +173,13 @@ func fieldParams(ps []Param, fl *ast.FieldList) []Param {
 		}
 	}
 	return ps
+}
+
+// dwarfTypeName writes a DWARF type as Go does: "string" and "[]int", not
+// "struct string".
+func dwarfTypeName(t dwarf.Type) string {
+	if st, ok := t.(*dwarf.StructType); ok && st.StructName != "" {
+		return st.StructName
+	}
+	return t.String()
 }

@@ -79,7 +79,7 @@ func (s *Scanner) states(inside []byte) {
 		if bytes.HasPrefix(inside, []byte("labels:{")) {
 			end := labelsEnd(inside[len("labels:"):])
 			item, inside = inside[:len("labels:")+end], inside[len("labels:")+end:]
-		} else if i := bytes.Index(inside, []byte(", ")); i >= 0 {
+		} else if i := indexOutsideLabels(inside); i >= 0 {
 			item, inside = inside[:i], inside[i:]
 		} else {
 			item, inside = inside, nil
@@ -95,6 +95,11 @@ func (s *Scanner) state(item []byte, first bool) {
 	g := &s.g
 	switch {
 	case first:
+		if i := bytes.Index(item, []byte(" labels:{")); i >= 0 {
+			// Go 1.26: "[chan receive labels:{"k": "v"}]", no comma.
+			g.Labels = parseLabels(item[i+len(" labels:"):], g.Labels)
+			item = item[:i]
+		}
 		for _, mark := range [...]string{" (scan)", " (leaked)"} {
 			if i := bytes.Index(item, []byte(mark)); i >= 0 {
 				g.Leaked = g.Leaked || mark == " (leaked)"
@@ -336,4 +341,19 @@ func (s *Scanner) recordFrame(l []byte) {
 	}
 	s.g.Frames = append(s.g.Frames, Frame{Func: s.str(fn)})
 	s.fileLine(parts[len(parts)-1])
+}
+
+// indexOutsideLabels returns the index of the first ", " of b that is not
+// inside a labels:{...} item, or -1.
+func indexOutsideLabels(b []byte) int {
+	i := bytes.Index(b, []byte(", "))
+	l := bytes.Index(b, []byte("labels:{"))
+	if i < 0 || l < 0 || i < l {
+		return i
+	}
+	end := l + len("labels:") + labelsEnd(b[l+len("labels:"):])
+	if j := bytes.Index(b[end:], []byte(", ")); j >= 0 {
+		return end + j
+	}
+	return -1
 }
