@@ -198,6 +198,7 @@ func (s *Scanner) body() {
 			g.Elided += n
 		case line[len(line)-1] == ')' && bytes.IndexByte(line, '(') > 0 && line[0] != ' ':
 			s.frame(line)
+		case runtimeLine(line), s.eof && s.partial: // a register, or the line a cut ends in
 		default:
 			s.skipped++
 		}
