@@ -117,9 +117,10 @@ func readProfile(name string, r io.Reader, d *Dump, opts Options) error {
 	} else if err != nil {
 		return fmt.Errorf("%s: %w: binary data that does not decode as a goroutine profile either", name, ErrNotDump)
 	}
-	if len(p.SampleType) == 0 || p.SampleType[0].Type != "goroutine" {
+	if len(p.SampleType) == 0 || (p.SampleType[0].Type != "goroutine" && p.SampleType[0].Type != "goroutineleak") {
 		return fmt.Errorf("%s: %w: a %s profile, not a goroutine profile", name, ErrNotDump, sampleType(p.SampleType))
 	}
+	opts.Leaked = opts.Leaked || p.SampleType[0].Type == "goroutineleak"
 	g := &Goroutine{}
 	for _, smp := range p.Sample {
 		*g = Goroutine{Count: int(smp.Value[0]), Frames: g.Frames[:0], Leaked: opts.Leaked}

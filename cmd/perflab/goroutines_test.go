@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/pprof"
@@ -277,5 +278,54 @@ func TestGoroutinesErrors(t *testing.T) {
 		if code == 1 && strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%q: not one line: %q", tc.args, stderr)
 		}
+	}
+}
+
+// TestGoroutinesLeakProfile reads a server built with the Go 1.26
+// runtime's leak detector: perflab asks for /debug/pprof/goroutineleak
+// besides the goroutines, and marks the 7 goroutines it lists as leaked for
+// certain, and not the 3 that wait on a channel a global holds.
+func TestGoroutinesLeakProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the standard library with an experiment")
+	}
+	src, err := os.ReadFile("testdata/leakserver.go.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module leakserver\n\ngo 1.26\n"), 0o644)
+	build := exec.Command("go", "build", "-o", "leakserver", ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOEXPERIMENT=goroutineleakprofile")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Skipf("this toolchain has no goroutineleakprofile experiment: %v\n%s", err, out)
+	}
+	srv := exec.Command(filepath.Join(dir, "leakserver"))
+	out, _ := srv.StdoutPipe()
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Process.Kill()
+	var u string
+	if _, err := fmt.Fscanln(out, &u); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCmd(t, "", "goroutines", u)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"7 goroutines [chan receive, 7 leaked]",
+		"3 goroutines [chan receive] ",
+		"7 goroutines in main.leakyWorker, blocked on chan receive, created by main.main at main.go:26: leaked (reported by the runtime's leak detector)",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("%q not in\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "main.keptWorker, blocked") {
+		t.Errorf("keptWorker reported:\n%s", stdout)
 	}
 }
