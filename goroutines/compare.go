@@ -42,13 +42,13 @@ func (d *Dump) Leaks(longWait int) []Finding {
 		switch {
 		case g.Leaked > 0:
 			f.Certain = true
-			f.Text = fmt.Sprintf("%d goroutines in %s%s: leaked (reported by the runtime's leak detector)", g.Leaked, g.Top().Func, describeWait(g, longWait))
+			f.Text = fmt.Sprintf("%s in %s%s: leaked (reported by the runtime's leak detector)", plural(g.Leaked, "goroutine"), g.Top().Func, describeWait(g, longWait))
 		case d.compared && f.Grew > 0 && long:
-			f.Text = fmt.Sprintf("+%d goroutines in %s%s: likely leak", f.Grew, g.Top().Func, describeWait(g, longWait))
+			f.Text = fmt.Sprintf("+%s in %s%s: likely leak", plural(f.Grew, "goroutine"), g.Top().Func, describeWait(g, longWait))
 		case d.compared && f.Grew > 0:
-			f.Text = fmt.Sprintf("+%d goroutines in %s%s: grew", f.Grew, g.Top().Func, describeWait(g, longWait))
+			f.Text = fmt.Sprintf("+%s in %s%s: grew", plural(f.Grew, "goroutine"), g.Top().Func, describeWait(g, longWait))
 		case !d.compared && long && g.Panic == "":
-			f.Text = fmt.Sprintf("%d goroutines in %s%s: waiting long, possible leak", g.Count, g.Top().Func, describeWait(g, longWait))
+			f.Text = fmt.Sprintf("%s in %s%s: waiting long, possible leak", plural(g.Count, "goroutine"), g.Top().Func, describeWait(g, longWait))
 		default:
 			continue
 		}

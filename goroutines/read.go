@@ -57,12 +57,13 @@ func Read(name string, r io.Reader, d *Dump, opts Options) error {
 	}
 	s := NewScanner(br)
 	s.MaxLine = opts.MaxLine
-	n := 0
+	n, total := 0, 0
 	for s.Scan() {
 		g := s.Goroutine()
 		g.Leaked = g.Leaked || opts.Leaked
 		d.Add(g)
 		n++
+		total += max(g.Count, 0)
 	}
 	if err := s.Err(); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -70,20 +71,20 @@ func Read(name string, r io.Reader, d *Dump, opts Options) error {
 	if n == 0 {
 		return fmt.Errorf("%s: %w: no goroutine header in %d lines", name, ErrNotDump, s.Lines())
 	}
-	d.noteScan(name, s)
+	d.noteScan(name, s, total)
 	return nil
 }
 
 // noteScan records what a scan cut or skipped.
-func (d *Dump) noteScan(name string, s *Scanner) {
+func (d *Dump) noteScan(name string, s *Scanner, read int) {
 	if s.EndsMidLine() {
 		d.Notes = append(d.Notes, fmt.Sprintf("%s: the dump ends mid-line after %d bytes: it was cut short; the last goroutine is partial", name, s.Bytes()))
 	}
 	if s.Bytes() == runtimeCap {
 		d.Notes = append(d.Notes, fmt.Sprintf("%s: the dump is exactly 64 MB, the runtime's cap for debug=2: goroutines past it are missing", name))
 	}
-	if t := s.ProfileTotal(); t >= 0 && t != d.Total {
-		d.Notes = append(d.Notes, fmt.Sprintf("%s: the profile announces %d goroutines, %d were read", name, t, d.Total))
+	if t := s.ProfileTotal(); t >= 0 && t != read {
+		d.Notes = append(d.Notes, fmt.Sprintf("%s: the profile announces %d goroutines, %d were read", name, t, read))
 	}
 	if n := s.Skipped(); n > 0 {
 		d.Notes = append(d.Notes, fmt.Sprintf("%s: skipped %d lines that belong to no goroutine (logs, registers)", name, n))

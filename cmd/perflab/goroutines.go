@@ -129,7 +129,11 @@ func runGoroutines(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	if err := f.compare(ctx, d, fs.Args(), opts); err != nil {
+	urls := fs.Args()
+	if program != nil {
+		urls = nil // the program's arguments are not sources
+	}
+	if err := f.compare(ctx, d, urls, opts); err != nil {
 		return err
 	}
 	d.Sort()
@@ -164,6 +168,9 @@ func (f *goroutinesFlags) compare(ctx context.Context, d *goroutines.Dump, sourc
 		}
 	}
 	for _, src := range sources {
+		if _, err := os.Stat(src); err == nil || src == "-" {
+			continue // a file
+		}
 		if u, ok := goroutineURL(src, "goroutineleak", "1"); ok {
 			// Served only where the runtime has the profile: a refusal is no error.
 			if data, err := profiles.ReadSource(ctx, u, opts); err == nil {
