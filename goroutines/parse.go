@@ -196,7 +196,7 @@ func (s *Scanner) body() {
 				n = 1 // "...additional frames elided..."
 			}
 			g.Elided += n
-		case line[len(line)-1] == ')' && bytes.IndexByte(line, '(') > 0 && line[0] != ' ':
+		case isCall(line):
 			s.frame(line)
 		case runtimeLine(line), s.eof && s.partial: // a register, or the line a cut ends in
 		default:
@@ -357,4 +357,19 @@ func indexOutsideLabels(b []byte) int {
 		return end + j
 	}
 	return -1
+}
+
+// isCall reports whether line looks like a frame's call: a function name
+// (a dot in it, no space) and its arguments in parentheses. Log lines that
+// happen to end in ")" do not pass.
+func isCall(line []byte) bool {
+	if line[len(line)-1] != ')' {
+		return false
+	}
+	open := bytes.LastIndexByte(line, '(')
+	if open <= 0 {
+		return false
+	}
+	name := line[:open]
+	return !bytes.ContainsAny(name, " \t\"") && (bytes.IndexByte(name, '.') > 0 || string(name) == "panic")
 }
