@@ -225,6 +225,7 @@ func (s *Scanner) finish() {
 func (s *Scanner) frame(line []byte) {
 	open := bytes.LastIndexByte(line, '(')
 	args := line[open+1 : len(line)-1]
+	args = args[:min(len(args), maxArgs)]
 	f := Frame{Func: s.str(line[:open])}
 	switch {
 	case len(args) == 0:
@@ -244,8 +245,14 @@ func (s *Scanner) frame(line []byte) {
 }
 
 // maxFrames bounds the frames kept of one goroutine; the runtime prints at
-// most 100 (plus 50 after an elision).
-const maxFrames = 1024
+// most 100 (plus 50 after an elision). maxName bounds a function's name
+// and a file's, maxArgs the argument text kept (the runtime prints at most
+// ten words): together they bound a goroutine's memory.
+const (
+	maxFrames = 1024
+	maxName   = 4096
+	maxArgs   = 1024
+)
 
 // createdBy reads "main.main in goroutine 1" after "created by ".
 func (s *Scanner) createdBy(rest []byte) {
@@ -273,6 +280,7 @@ func (s *Scanner) fileLine(b []byte) {
 	} else if i := bytes.Index(b, []byte(" fp=")); i >= 0 {
 		b = b[:i]
 	}
+	b = b[:min(len(b), maxName)]
 	if colon := bytes.LastIndexByte(b, ':'); colon > 0 {
 		if n, err := strconv.Atoi(string(b[colon+1:])); err == nil {
 			f.File, f.Line = s.str(b[:colon]), n
@@ -371,5 +379,5 @@ func isCall(line []byte) bool {
 		return false
 	}
 	name := line[:open]
-	return !bytes.ContainsAny(name, " \t\"") && (bytes.IndexByte(name, '.') > 0 || string(name) == "panic")
+	return len(name) <= maxName && !bytes.ContainsAny(name, " \t\"") && (bytes.IndexByte(name, '.') > 0 || string(name) == "panic")
 }

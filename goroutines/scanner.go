@@ -13,6 +13,10 @@ import (
 // traceback comes near it, and a longer one means the input is not a dump.
 const DefaultMaxLine = 1 << 20
 
+// maxInterned bounds the bytes of names a Scanner shares between
+// goroutines: a program's functions and files take far less.
+const maxInterned = 32 << 20
+
 // ErrLineTooLong is the error of a Scanner that met a line longer than its
 // MaxLine.
 var ErrLineTooLong = errors.New("line too long for a goroutine dump")
@@ -39,14 +43,15 @@ type Scanner struct {
 	eof     bool
 	err     error
 
-	g       Goroutine
-	intern  map[string]string
-	panic   []byte // the message of a "panic:" or "fatal error:" not yet given to a goroutine
-	inPanic bool   // the lines being read continue the panic message
-	profile string // "goroutine" or "goroutineleak" inside a debug=1 profile
-	total   int    // the total a debug=1 profile's header announces
-	skipped int
-	saw     bool // a line that belongs to a dump was seen
+	g        Goroutine
+	intern   map[string]string
+	interned int    // bytes in intern
+	panic    []byte // the message of a "panic:" or "fatal error:" not yet given to a goroutine
+	inPanic  bool   // the lines being read continue the panic message
+	profile  string // "goroutine" or "goroutineleak" inside a debug=1 profile
+	total    int    // the total a debug=1 profile's header announces
+	skipped  int
+	saw      bool // a line that belongs to a dump was seen
 }
 
 // NewScanner returns a Scanner reading r.
@@ -66,8 +71,10 @@ func (s *Scanner) Err() error { return s.err }
 // Skipped returns the number of lines that belonged to no goroutine.
 func (s *Scanner) Skipped() int { return s.skipped }
 
-// Lines returns the number of lines read so far, and Bytes their size.
-func (s *Scanner) Lines() int   { return s.lineNo }
+// Lines returns the number of lines read so far.
+func (s *Scanner) Lines() int { return s.lineNo }
+
+// Bytes returns the number of bytes read so far.
 func (s *Scanner) Bytes() int64 { return s.bytes }
 
 // EndsMidLine reports whether the input ended without an end of line, as a
@@ -149,10 +156,11 @@ func (s *Scanner) str(b []byte) string {
 	if v, ok := s.intern[string(b)]; ok {
 		return v
 	}
-	if len(s.intern) > 1<<20 { // bounded: a hostile input of distinct names
-		return string(b)
-	}
 	v := string(b)
+	if s.interned+len(v) > maxInterned { // bounded: a hostile input of distinct names
+		return v
+	}
+	s.interned += len(v)
 	s.intern[v] = v
 	return v
 }
