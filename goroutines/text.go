@@ -179,6 +179,9 @@ func writeArgs(w *bufio.Writer, f Frame, o TextOptions) {
 	for _, a := range DecodeArgs(f.Args, ps) {
 		fmt.Fprintf(w, "        %s %s = %s\n", a.Name, a.Type, a.Text)
 	}
+	if strings.Contains(f.Args, "?") {
+		fmt.Fprintf(w, "        (? marks words that may be stale: an optimized build reuses their registers; -gcflags=all='-N -l' keeps them)\n")
+	}
 }
 
 // plural is "1 goroutine", "2 goroutines".
