@@ -173,38 +173,45 @@ func (s *Scanner) body() {
 	g := &s.g
 	ancestors := false
 	for s.next() {
-		line := s.line
+		// Dumps pasted into issues and logs are often indented, with
+		// spaces for tabs: only the indentation's presence counts.
+		t := bytes.TrimLeft(s.line, " \t")
+		indented := len(t) < len(s.line)
 		switch {
-		case len(line) == 0:
+		case len(t) == 0:
 			s.finish()
 			return
-		case bytes.HasPrefix(line, []byte("goroutine ")) && bytes.HasSuffix(line, []byte(":")):
+		case isHeader(t):
 			s.unread()
 			s.finish()
 			return
 		case ancestors:
 			// GODEBUG=tracebackancestors: the creators' stacks, not this one's.
-		case bytes.HasPrefix(line, []byte("[originating from goroutine ")):
+		case bytes.HasPrefix(t, []byte("[originating from goroutine ")):
 			ancestors = true
-		case line[0] == '\t':
-			s.fileLine(line[1:])
-		case bytes.HasPrefix(line, []byte("created by ")):
-			s.createdBy(line[len("created by "):])
-		case bytes.HasPrefix(line, []byte("...")) && bytes.HasSuffix(line, []byte(" frames elided...")):
-			n, err := strconv.Atoi(string(line[3 : len(line)-len(" frames elided...")]))
+		case indented && s.fileLine(t):
+		case bytes.HasPrefix(t, []byte("created by ")):
+			s.createdBy(t[len("created by "):])
+		case bytes.HasPrefix(t, []byte("...")) && bytes.HasSuffix(t, []byte(" frames elided...")):
+			n, err := strconv.Atoi(string(t[3 : len(t)-len(" frames elided...")]))
 			if err != nil {
 				n = 1 // "...additional frames elided..."
 			}
 			g.Elided += n
-		case isCall(line):
-			s.frame(line)
-		case runtimeLine(line), s.eof && s.partial: // a register, or the line a cut ends in
+		case isCall(t):
+			s.frame(t)
+		case runtimeLine(t), s.eof && s.partial: // a register, or the line a cut ends in
 		default:
 			s.skipped++
 		}
 	}
 	g.Truncated = g.Truncated || s.partial
 	s.finish()
+}
+
+// isHeader reports whether t may be a goroutine header.
+func isHeader(t []byte) bool {
+	return bytes.HasPrefix(t, []byte("goroutine ")) && bytes.HasSuffix(t, []byte(":"))
 }
 
 // finish marks a goroutine whose last frame has no file line as truncated.
@@ -269,11 +276,10 @@ func (s *Scanner) createdBy(rest []byte) {
 
 // fileLine reads "/src/main.go:12 +0x1d" (with " fp=... sp=... pc=..."
 // at GOTRACEBACK=system and above) into the last frame or the creator.
-func (s *Scanner) fileLine(b []byte) {
+func (s *Scanner) fileLine(b []byte) bool {
 	f := s.lastFrame()
 	if f == nil {
-		s.skipped++ // "goroutine running on other thread; stack unavailable"
-		return
+		return false
 	}
 	if i := bytes.Index(b, []byte(" +0x")); i >= 0 {
 		b = b[:i]
@@ -281,13 +287,16 @@ func (s *Scanner) fileLine(b []byte) {
 		b = b[:i]
 	}
 	b = b[:min(len(b), maxName)]
-	if colon := bytes.LastIndexByte(b, ':'); colon > 0 {
-		if n, err := strconv.Atoi(string(b[colon+1:])); err == nil {
-			f.File, f.Line = s.str(b[:colon]), n
-			return
-		}
+	colon := bytes.LastIndexByte(b, ':')
+	if colon <= 0 {
+		return false
 	}
-	f.File = s.str(b)
+	n, err := strconv.Atoi(string(b[colon+1:]))
+	if err != nil || n < 0 {
+		return false
+	}
+	f.File, f.Line = s.str(b[:colon]), n
+	return true
 }
 
 // lastFrame returns the frame or creator waiting for its file line.

@@ -170,17 +170,18 @@ func (s *Scanner) str(b []byte) string {
 func (s *Scanner) Scan() bool {
 	for s.next() {
 		line := s.line
+		t := bytes.TrimLeft(line, " \t")
 		switch {
-		case len(line) == 0:
+		case len(t) == 0:
 			s.inPanic = false
-		case bytes.HasPrefix(line, []byte("goroutine ")) && s.header(line):
+		case bytes.HasPrefix(t, []byte("goroutine ")) && s.header(t):
 			s.saw = true
 			s.body()
 			return true
 		case s.profile != "" && s.record(line):
 			s.saw = true
 			return true
-		case s.preamble(line):
+		case s.preamble(line, t):
 			s.saw = true
 		default:
 			s.skipped++
@@ -192,20 +193,20 @@ func (s *Scanner) Scan() bool {
 // preamble reads a line that comes before the goroutines: a panic or
 // fatal error message and its continuation, a profile's header, or one of
 // the runtime's lines around a crash, which carry nothing to group.
-func (s *Scanner) preamble(line []byte) bool {
-	for _, p := range [...]string{"panic: ", "fatal error: ", "fatal: "} {
-		if bytes.HasPrefix(line, []byte(p)) {
-			if !s.inPanic {
-				s.panic = s.panic[:0]
-			}
-			s.addPanic(line)
-			s.inPanic = true
-			return true
-		}
-	}
+func (s *Scanner) preamble(line, t []byte) bool {
 	if s.inPanic && (line[0] == '\t' || line[0] == '[') {
 		s.addPanic(line) // "\tpanic: again", "[signal SIGSEGV: ...]"
 		return true
+	}
+	for _, p := range [...]string{"panic: ", "fatal error: ", "fatal: "} {
+		if bytes.HasPrefix(t, []byte(p)) {
+			if !s.inPanic {
+				s.panic = s.panic[:0]
+			}
+			s.addPanic(t)
+			s.inPanic = true
+			return true
+		}
 	}
 	for _, p := range [...]string{"goroutine profile: total ", "goroutineleak profile: total "} {
 		if rest, ok := bytes.CutPrefix(line, []byte(p)); ok {
@@ -214,7 +215,7 @@ func (s *Scanner) preamble(line []byte) bool {
 			return true
 		}
 	}
-	return runtimeLine(line)
+	return runtimeLine(t)
 }
 
 // addPanic appends a line to the panic message, within a bound.
@@ -229,7 +230,8 @@ func (s *Scanner) addPanic(line []byte) {
 // runtimeLine reports lines the runtime prints around tracebacks: signal
 // and register lines of a crash, "runtime stack:", scheduler traces.
 func runtimeLine(line []byte) bool {
-	for _, p := range [...]string{"SIG", "PC=", "signal arrived", "runtime stack:", "runtime: ", "exit status ", "-----", "[originating from goroutine "} {
+	for _, p := range [...]string{"SIG", "PC=", "signal arrived", "runtime stack:", "runtime: ", "exit status ", "-----",
+		"[originating from goroutine ", "goroutine running on other thread"} {
 		if bytes.HasPrefix(line, []byte(p)) {
 			return true
 		}
