@@ -100,3 +100,26 @@ func TestLeaks(t *testing.T) {
 		t.Errorf("leaks at 20 minutes %+v", leaks)
 	}
 }
+
+// TestRealGenericArgs decodes the arguments of a generic function, which
+// tracebacks print as "main.F[...]" and DWARF names with its shape.
+func TestRealGenericArgs(t *testing.T) {
+	bin, _ := prog(t)
+	d := read(t, "generic", runProg(t, nil, "generic"))
+	g := d.Groups[0]
+	f := g.Example.Frames[g.UserFrame()]
+	if f.Func != "main.generic[...]" {
+		t.Fatalf("user frame %+v", f)
+	}
+	ps, err := goroutines.ParamsFromBinary(bin, f.Func)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range goroutines.DecodeArgs(f.Args, ps) {
+		got = append(got, a.Name+"="+a.Text)
+	}
+	if s := strings.Join(got, " "); !strings.Contains(s, "n=7 (0x7)") {
+		t.Errorf("decoded %q from %q with %+v", s, f.Args, ps)
+	}
+}

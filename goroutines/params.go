@@ -38,7 +38,7 @@ func ParamsFromBinary(binary, fn string) ([]Param, error) {
 			}
 			continue
 		}
-		if name, _ := e.Val(dwarf.AttrName).(string); name != fn || !e.Children {
+		if name, _ := e.Val(dwarf.AttrName).(string); !sameFunc(name, fn) || !e.Children {
 			r.SkipChildren()
 			continue
 		}
@@ -65,6 +65,9 @@ func dwarfParams(d *dwarf.Data, r *dwarf.Reader) ([]Param, error) {
 		}
 		p := Param{Type: "?"}
 		p.Name, _ = e.Val(dwarf.AttrName).(string)
+		if p.Name == ".dict" {
+			continue // a generic function's dictionary, which tracebacks leave out
+		}
 		if off, ok := e.Val(dwarf.AttrType).(dwarf.Offset); ok {
 			if t, err := d.Type(off); err == nil {
 				p.Type = dwarfTypeName(t)
@@ -182,4 +185,19 @@ func dwarfTypeName(t dwarf.Type) string {
 		return st.StructName
 	}
 	return t.String()
+}
+
+// sameFunc reports whether the DWARF name of a function is the one a
+// traceback prints, which writes a generic function's type arguments as
+// "[...]": "main.Map[go.shape.int]" is "main.Map[...]".
+func sameFunc(dwarfName, printed string) bool {
+	if dwarfName == printed {
+		return true
+	}
+	before, after, ok := strings.Cut(printed, "[...]")
+	if !ok || !strings.HasPrefix(dwarfName, before+"[") {
+		return false
+	}
+	end := strings.LastIndexByte(dwarfName, ']')
+	return end > len(before) && dwarfName[end+1:] == after
 }
