@@ -105,7 +105,7 @@ func (d *Dump) MarkLeaked(leaks *Dump) {
 		byFrames[k] = append(byFrames[k], g)
 	}
 	for _, lg := range leaks.Groups {
-		left := lg.Count
+		left := lg.Leaked
 		for _, g := range byFrames[framesKey(lg.Frames)] {
 			n := min(left, g.Count-g.Leaked)
 			g.Leaked += n

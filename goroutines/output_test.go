@@ -123,3 +123,26 @@ func TestRealGenericArgs(t *testing.T) {
 		t.Errorf("decoded %q from %q with %+v", s, f.Args, ps)
 	}
 }
+
+// TestMarkLeaked applies goroutineleak profiles: a debug=1 one marks its
+// records, a debug=2 one (every goroutine) only those marked "(leaked)".
+func TestMarkLeaked(t *testing.T) {
+	dump := "goroutine 1 [running]:\nmain.main()\n\t/a.go:9 +0x1\n\n" +
+		"goroutine 2 [chan receive]:\nmain.w()\n\t/a.go:30 +0x1\n\ngoroutine 3 [chan receive]:\nmain.w()\n\t/a.go:30 +0x1\n"
+	for name, leak := range map[string]string{
+		"debug=1": "goroutineleak profile: total 1\n1 @ 0x1\n#\t0x1\tmain.w+0x1\t/a.go:30\n",
+		"debug=2": "goroutine 1 [running]:\nmain.main()\n\t/a.go:9 +0x1\n\ngoroutine 2 [chan receive (leaked)]:\nmain.w()\n\t/a.go:30 +0x1\n",
+	} {
+		d := read(t, "dump", []byte(dump))
+		l := goroutines.NewDump()
+		if err := goroutines.Read("leak", strings.NewReader(leak), l, goroutines.Options{Leaked: true}); err != nil {
+			t.Fatal(err)
+		}
+		d.MarkLeaked(l)
+		w := findGroup(t, d, "main.w")
+		m := findGroup(t, d, "main.main")
+		if w.Leaked != 1 || w.Count != 2 || m.Leaked != 0 || d.Total != 3 {
+			t.Errorf("%s: main.w %d of %d leaked, main.main %d, total %d", name, w.Leaked, w.Count, m.Leaked, d.Total)
+		}
+	}
+}

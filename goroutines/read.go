@@ -34,8 +34,9 @@ type Options struct {
 	// MaxBytes bounds a binary profile, read whole; 0 means
 	// profiles.DefaultMaxBytes. Text is streamed and needs no bound.
 	MaxBytes int64
-	// Leaked marks every goroutine as leaked: the source is a
-	// goroutineleak profile.
+	// Leaked marks the goroutines of a profile (debug=1 or binary) as
+	// leaked: the source is a goroutineleak profile. In a dump, where
+	// each goroutine has its state, only "(leaked)" ones are.
 	Leaked bool
 }
 
@@ -60,7 +61,9 @@ func Read(name string, r io.Reader, d *Dump, opts Options) error {
 	n, total := 0, 0
 	for s.Scan() {
 		g := s.Goroutine()
-		g.Leaked = g.Leaked || opts.Leaked
+		// A goroutineleak profile at debug=2 holds every goroutine, the
+		// leaked ones marked: Leaked applies to profile records only.
+		g.Leaked = g.Leaked || (opts.Leaked && g.ID == 0)
 		d.Add(g)
 		n++
 		total += max(g.Count, 0)
