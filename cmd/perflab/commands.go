@@ -36,6 +36,7 @@ var commands = []*command{
 	loadCmd,
 	gcCmd,
 	schedCmd,
+	goroutinesCmd,
 	benchCmd,
 	demoCmd,
 	versionCmd,
