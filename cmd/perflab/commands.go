@@ -31,6 +31,7 @@ var commands = []*command{
 	tagsCmd,
 	rawCmd,
 	shellCmd,
+	traceCmd,
 	loadCmd,
 	gcCmd,
 	schedCmd,
