@@ -199,10 +199,13 @@ func (a *Analyzer) goTransition(ev *trace.Event, st trace.StateTransition) {
 	}
 	if to == trace.GoNotExist {
 		a.alive--
-		a.flushPending(g)
+		a.settle(g)
 		a.gc.exit(id)
 		delete(a.gs, id)
 		return
+	}
+	if to == trace.GoWaiting && st.Reason == "forever" {
+		a.settle(g)
 	}
 	g.state = to
 	a.enter(g, ev, to, st.Reason)

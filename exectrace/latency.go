@@ -12,10 +12,10 @@ import (
 // Latency sums up the durations of one task or region type, or of one
 // kind of wait.
 type Latency struct {
-	Name                string
-	Count               int64
-	P50, P90, P99, Max  time.Duration
-	Total               time.Duration
+	Name               string
+	Count              int64
+	P50, P90, P99, Max time.Duration
+	Total              time.Duration
 }
 
 // maxNames bounds the task and region types kept; more are counted under

@@ -73,10 +73,14 @@ type sample struct {
 // track follows a goroutine's transitions the way cmd/trace's
 // makeComputePprofFunc does, for every kind at once: an interval starts
 // when the goroutine enters a kind's state for one of its reasons and ends
-// at its next transition to another state. go tool trace charges only the
-// part of an interval after the goroutine first ran (its summary's
-// StartTime; all of it if the goroutine never ran), so intervals of a
-// goroutine that has not run yet wait in g.pending.
+// at its next transition to another state.
+//
+// go tool trace then charges only the overlap of each interval with the
+// goroutine's [StartTime, EndTime] in its summary (internal/trace's
+// Summarizer): StartTime is when it first ran (0 if never), EndTime when
+// it exited or began to wait "forever", else the end of the trace. So an
+// interval before the goroutine first ran counts only if it never runs;
+// such intervals wait in g.pending until that is known.
 func (a *Analyzer) track(g *goState, ev *trace.Event, to trace.GoState, reason string) {
 	if g.tracking >= 0 {
 		if to == profileInfo[g.tracking].state {
@@ -95,7 +99,7 @@ func (a *Analyzer) track(g *goState, ev *trace.Event, to trace.GoState, reason s
 	}
 }
 
-// profileSample charges s, or keeps it until the goroutine first runs.
+// profileSample charges s, or keeps it until its goroutine decides it.
 func (a *Analyzer) profileSample(g *goState, s sample) {
 	if !g.ran {
 		if len(g.pending) < maxPending {
@@ -103,8 +107,7 @@ func (a *Analyzer) profileSample(g *goState, s sample) {
 		}
 		return
 	}
-	from := max(s.from, g.firstRun)
-	if d := int64(s.to - from); d > 0 {
+	if d := int64(s.to - max(s.from, g.firstRun)); d > 0 {
 		a.profiles[s.kind].add(s.stack, d)
 	}
 }
@@ -112,14 +115,24 @@ func (a *Analyzer) profileSample(g *goState, s sample) {
 // maxPending bounds the samples kept for a goroutine that has not run.
 const maxPending = 16
 
-// flushPending charges the samples of a goroutine that never ran.
-func (a *Analyzer) flushPending(g *goState) {
-	for _, s := range g.pending {
-		if d := int64(s.to - s.from); d > 0 {
-			a.profiles[s.kind].add(s.stack, d)
+// settle charges the intervals of a goroutine that ends (exits or waits
+// forever) without having run.
+func (a *Analyzer) settle(g *goState) {
+	if !g.ran {
+		for _, s := range g.pending {
+			if d := int64(s.to - s.from); d > 0 {
+				a.profiles[s.kind].add(s.stack, d)
+			}
 		}
 	}
 	g.pending = nil
+}
+
+// finishProfiles settles the goroutines alive at the end of the trace.
+func (a *Analyzer) finishProfiles() {
+	for _, g := range a.gs {
+		a.settle(g)
+	}
 }
 
 // Profile returns the profile of kind k, as go tool trace -pprof=k makes

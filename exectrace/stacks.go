@@ -83,6 +83,11 @@ func (t *stackTable) id(s trace.Stack) stackID {
 		t.key = binary.LittleEndian.AppendUint64(t.key, f.PC)
 		n++
 	}
+	// go tool trace compares stacks by a zero-padded array of PCs: trailing
+	// zero PCs make no difference.
+	for len(t.key) >= 8 && binary.LittleEndian.Uint64(t.key[len(t.key)-8:]) == 0 {
+		t.key = t.key[:len(t.key)-8]
+	}
 	id, ok := t.ids[string(t.key)]
 	if !ok {
 		if len(t.stacks) >= maxStacks {
@@ -155,5 +160,5 @@ func (c costTable) add(id stackID, d int64) {
 	sc.Time += d
 }
 
-func (c costTable) addCount(id stackID)          { c.get(id).Count++ }
+func (c costTable) addCount(id stackID)         { c.get(id).Count++ }
 func (c costTable) addTime(id stackID, d int64) { c.get(id).Time += d }

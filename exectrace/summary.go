@@ -23,12 +23,12 @@ type Summary struct {
 	SchedLatency      Latency // of runnable goroutines until they run
 	// LockWait is the part of the Sync time not spent in
 	// sync.WaitGroup.Wait or sync.Cond.Wait: waiting for mutexes.
-	LockWait time.Duration
-	Blocking          []Blocking
-	Tasks, Regions    []Latency
-	Timeline          []Point
-	Verdicts          []string
-	Events            int64
+	LockWait       time.Duration
+	Blocking       []Blocking
+	Tasks, Regions []Latency
+	Timeline       []Point
+	Verdicts       []string
+	Events         int64
 }
 
 // GCStats sums up garbage collection.
@@ -82,10 +82,8 @@ func (a *Analyzer) Finish() *Summary {
 	a.levels(t)
 	for _, g := range a.gs {
 		a.charge(g, t, false)
-		if !g.ran {
-			a.flushPending(g)
-		}
 	}
+	a.finishProfiles()
 	s.Duration = t.Sub(a.start)
 	s.GOMAXPROCS = a.procs
 	if s.Duration > 0 {
