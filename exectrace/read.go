@@ -41,6 +41,9 @@ func (e *VersionError) Error() string {
 // ErrNotTrace means the input is not an execution trace at all.
 var ErrNotTrace = errors.New("not an execution trace")
 
+// ErrEmpty means the trace has a header and no events.
+var ErrEmpty = errors.New("the trace is empty")
+
 // A TruncatedError says the trace ends early or breaks: every complete
 // generation before the break was read; Valid tells how much that is.
 type TruncatedError struct {
@@ -89,12 +92,15 @@ func Read(r io.Reader, sinks ...Sink) (Info, error) {
 		if err == io.EOF {
 			info.Bytes = cr.n
 			info.Generations = max(0, info.Generations-1)
+			if info.Events <= int64(info.Generations+1) { // Sync events only
+				return info, fmt.Errorf("Go 1.%d trace with no events: %w", v, ErrEmpty)
+			}
 			return info, nil
 		}
 		if err != nil {
 			info.Bytes = cr.n
-			if valid.Events == 0 {
-				return info, fmt.Errorf("Go 1.%d trace unreadable from the start: %w", v, err)
+			if valid.Generations == 0 {
+				return info, fmt.Errorf("Go 1.%d trace broken in its first generation: %w", v, err)
 			}
 			return valid, &TruncatedError{Valid: valid, Read: cr.n, Err: err}
 		}

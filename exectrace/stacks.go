@@ -52,7 +52,7 @@ func (t *stackTable) newGeneration() {
 
 // system reports whether s is the stack of a runtime goroutine, whose
 // root function is in package runtime (other than runtime.main), as go
-// tool trace tells them apart.
+// tool trace tells them apart, or the tracer's own (runtime/trace).
 func (t *stackTable) system(s trace.Stack) bool {
 	if v, ok := t.sys[s]; ok {
 		return v
@@ -61,7 +61,7 @@ func (t *stackTable) system(s trace.Stack) bool {
 	for f := range s.Frames() {
 		root = f.Func
 	}
-	v := strings.HasPrefix(root, "runtime.") && root != "runtime.main"
+	v := strings.HasPrefix(root, "runtime.") && root != "runtime.main" || strings.HasPrefix(root, "runtime/trace.")
 	t.sys[s] = v
 	return v
 }

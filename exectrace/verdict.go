@@ -18,6 +18,9 @@ const (
 	// time makes that wait a finding, if it is also over minWait.
 	waitRatio = 0.5
 	minWait   = 10 * time.Millisecond
+	// schedP99: scheduler latency is a finding only if the 99th
+	// percentile wait is at least this long.
+	schedP99 = time.Millisecond
 )
 
 // verdicts says in plain words what the summary shows, each with its figure.
@@ -57,7 +60,7 @@ func verdicts(s *Summary) []string {
 			Seconds(d), Seconds(running)))
 	}
 	wait(Syscall, "syscall-bound")
-	if d := s.States[Runnable]; d > minWait && float64(d) > waitRatio*float64(running) {
+	if d := s.States[Runnable]; d > minWait && float64(d) > waitRatio*float64(running) && s.SchedLatency.P99 >= schedP99 {
 		v = append(v, fmt.Sprintf("goroutines waited %s runnable for a P against %s running (p99 wait %s): scheduler latency; more runnable goroutines than Ps",
 			Seconds(d), Seconds(running), Seconds(s.SchedLatency.P99)))
 	}
