@@ -4,6 +4,9 @@
 //
 //	tracefreq [-variant=find] [-docs=4000] [-topic=president] [-trace=trace.out]
 //	perflab trace trace.out
+//
+// With -trace= it leaves tracing to package collect, so that perflab can
+// run it: perflab trace -- tracefreq -trace= -variant=findNumCPU
 package main
 
 import (
@@ -16,6 +19,7 @@ import (
 	"runtime/trace"
 	"time"
 
+	"github.com/perflab/perflab/collect"
 	"github.com/perflab/perflab/examples/internal/cli"
 	"github.com/perflab/perflab/examples/tracefreq"
 )
@@ -31,7 +35,7 @@ func run(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	variant := fs.String("variant", "find", "find, findConcurrent, findConcurrentSem, findNumCPU, findActor or findNumCPUTasks")
 	n := fs.Int("docs", 4000, "number of documents to search")
 	topic := fs.String("topic", "president", "topic to search for")
-	out := fs.String("trace", "trace.out", "write the execution trace to `file`; empty for none")
+	out := fs.String("trace", "trace.out", "write the execution trace to `file`; empty for what PERFLAB_PROFILE asks (see package collect)")
 	if err := fs.Parse(args); err != nil {
 		return cli.FlagError{Err: err}
 	}
@@ -44,7 +48,10 @@ func run(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	}
 	docs := tracefreq.Generate(*n, *topic)
 	stopTrace := func() error { return nil }
-	if *out != "" {
+	if *out == "" {
+		s := collect.Start(collect.Dir("."))
+		stopTrace = s.Stop
+	} else {
 		f, err := os.Create(*out)
 		if err != nil {
 			return err
