@@ -7,8 +7,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -22,7 +24,7 @@ func tracefreqTrace(t *testing.T, variant string, n int) []byte {
 	t.Helper()
 	bin := testprog.BuildPackage(t, "github.com/perflab/perflab/examples/tracefreq/cmd/tracefreq")
 	out := filepath.Join(t.TempDir(), "trace.out")
-	if b, err := exec(bin, "-variant", variant, "-docs", itoa(n), "-trace", out); err != nil {
+	if b, err := exec.Command(bin, "-variant", variant, "-docs", strconv.Itoa(n), "-trace", out).CombinedOutput(); err != nil {
 		t.Fatalf("tracefreq: %v\n%s", err, b)
 	}
 	data, err := os.ReadFile(out)

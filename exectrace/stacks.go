@@ -35,6 +35,8 @@ type stackTable struct {
 	stacks [][]Frame
 	gen    map[trace.Stack]stackID
 	sys    map[trace.Stack]bool // per generation too
+	last   trace.Stack          // the last stack asked for, and its id
+	lastID stackID
 	key    []byte
 	funcs  map[string]string // interned function and file names
 }
@@ -48,6 +50,7 @@ func newStackTable() *stackTable {
 func (t *stackTable) newGeneration() {
 	clear(t.gen)
 	clear(t.sys)
+	t.last, t.lastID = trace.NoStack, 0
 }
 
 // system reports whether s is the stack of a runtime goroutine, whose
@@ -71,7 +74,11 @@ func (t *stackTable) id(s trace.Stack) stackID {
 	if s == trace.NoStack {
 		return 0
 	}
+	if s == t.last {
+		return t.lastID
+	}
 	if id, ok := t.gen[s]; ok {
+		t.last, t.lastID = s, id
 		return id
 	}
 	t.key = t.key[:0]
@@ -99,6 +106,7 @@ func (t *stackTable) id(s trace.Stack) stackID {
 		}
 	}
 	t.gen[s] = id
+	t.last, t.lastID = s, id
 	return id
 }
 
