@@ -99,7 +99,6 @@ func RunTrace(ctx context.Context, w io.Writer, opts TraceOptions) ([]TraceStep,
 	return steps, nil
 }
 
-
 // traceVariant runs one variant under the tracer and summarises its trace.
 func traceVariant(name string, docs [][]byte, dir string) (*TraceStep, error) {
 	v, ok := tracefreq.Lookup(name)
