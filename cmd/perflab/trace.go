@@ -52,6 +52,8 @@ Flags:
   -html FILE     also write an HTML report with charts of busy Ps,
                  goroutines and heap over time
   -perfetto FILE also write the trace in Perfetto's format (ui.perfetto.dev)
+  -timeline FILE also write a self-contained HTML timeline: per-P busy
+                 lanes, GC and stop-the-world bands, goroutines alive
 ` + fetchFlagHelp + `
 Examples:
   perflab trace trace.out
@@ -72,6 +74,7 @@ type traceOpts struct {
 	base     string
 	html     string
 	perfetto string
+	timeline string
 }
 
 func runTrace(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
@@ -83,6 +86,7 @@ func runTrace(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	fs.StringVar(&o.base, "base", "", "compare with `trace`")
 	fs.StringVar(&o.html, "html", "", "write an HTML report to `FILE`")
 	fs.StringVar(&o.perfetto, "perfetto", "", "write a Perfetto trace to `FILE`")
+	fs.StringVar(&o.timeline, "timeline", "", "write an HTML timeline to `FILE`")
 	sf := addSourceFlags(fs, false)
 	if err := parseFlags(traceCmd, fs, stdout, args); err != nil {
 		return err
@@ -206,6 +210,7 @@ func runTraced(ctx context.Context, argv []string, stderr io.Writer) (traceInput
 type traceResult struct {
 	name      string
 	a         *exectrace.Analyzer
+	tiler     *exectrace.Tiler // with -timeline
 	sum       *exectrace.Summary
 	info      exectrace.Info
 	truncated error
@@ -229,6 +234,10 @@ func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *
 		defer pw.abort()
 		sinks = append(sinks, pw.w)
 	}
+	if o != nil && o.timeline != "" {
+		res.tiler = exectrace.NewTiler(0, 0, timelineColumns)
+		sinks = append(sinks, res.tiler)
+	}
 	res.info, err = exectrace.Read(src, sinks...)
 	var te *exectrace.TruncatedError
 	switch {
@@ -245,6 +254,9 @@ func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *
 	res.sum = res.a.Finish()
 	return res, nil
 }
+
+// timelineColumns is the resolution of -timeline: columns over the whole trace.
+const timelineColumns = 4000
 
 // writeOut writes with write to FILE, atomically, or to stdout.
 func writeOut(file string, stdout io.Writer, write func(io.Writer) error) error {

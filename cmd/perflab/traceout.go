@@ -47,6 +47,12 @@ func writeTraceReport(ctx context.Context, res *traceResult, o *traceOpts, opts 
 			return err
 		}
 	}
+	if res.tiler != nil {
+		page := &exectrace.TimelinePage{Title: "perflab trace: " + res.name, Summary: text.String(), Tiles: res.tiler.Tiles()}
+		if err := atomicfile.Write(o.timeline, page.Render); err != nil {
+			return err
+		}
+	}
 	return writeOut(o.out, stdout, func(w io.Writer) error {
 		_, err := io.WriteString(w, out)
 		return err
