@@ -190,8 +190,8 @@ func TestTraceBaseHTMLPerfetto(t *testing.T) {
 	dir := t.TempDir()
 	old := tracefreqTrace(t, dir, "find", 200)
 	new := tracefreqTrace(t, dir, "findNumCPUTasks", 200)
-	html, pf := filepath.Join(dir, "r.html"), filepath.Join(dir, "r.perfetto")
-	out := string(runInProcess(t, "trace", "-base", old, "-html", html, "-perfetto", pf, new))
+	html, pf, tl := filepath.Join(dir, "r.html"), filepath.Join(dir, "r.perfetto"), filepath.Join(dir, "tl.html")
+	out := string(runInProcess(t, "trace", "-base", old, "-html", html, "-perfetto", pf, "-timeline", tl, new))
 	for _, want := range []string{"procs busy", "region searchDocument count", "new"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("comparison lacks %q:\n%s", want, out)
@@ -203,6 +203,45 @@ func TestTraceBaseHTMLPerfetto(t *testing.T) {
 	}
 	if st, err := os.Stat(pf); err != nil || st.Size() == 0 {
 		t.Errorf("perfetto file: %v", err)
+	}
+	if page, err := os.ReadFile(tl); err != nil || !bytes.Contains(page, []byte("perflabTimeline.render")) {
+		t.Errorf("timeline page: %v, %d bytes", err, len(page))
+	}
+}
+
+func TestTraceUsage(t *testing.T) {
+	bin := perflab(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"trace"}, "want one trace"},
+		{[]string{"trace", "a", "b"}, "want one trace"},
+		{[]string{"trace", "-pprof=cpu", "x"}, "unknown profile"},
+		{[]string{"trace", "-pprof=sync", "-json", "x"}, "does not go with"},
+		{[]string{"trace", "--"}, "needs a program"},
+	} {
+		_, stderr, code := runPerflab(t, bin, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("perflab %q: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+// TestDemoTrace tells the tracing story on fewer documents: every variant
+// is traced, find keeps about one P busy, and the traces are kept.
+func TestDemoTrace(t *testing.T) {
+	dir := t.TempDir()
+	out := string(runInProcess(t, "demo", "-docs", "1000", "-o", dir, "trace"))
+	for _, want := range []string{"== 1. find", "== 4. findNumCPUTasks", "region searchDocument: 1000", "What the traces say", "one goroutine at a time"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo trace output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, v := range []string{"find", "findConcurrent", "findNumCPU", "findNumCPUTasks"} {
+		if _, err := os.Stat(filepath.Join(dir, v+".trace")); err != nil {
+			t.Error(err)
+		}
 	}
 }
 
