@@ -14,7 +14,7 @@ import (
 // Finish.
 type Analyzer struct {
 	stacks   *stackTable
-	gs       map[trace.GoID]*goState
+	gs       goMap
 	started  bool
 	start    trace.Time
 	last     trace.Time
@@ -73,14 +73,8 @@ const (
 
 // NewAnalyzer returns an empty Analyzer.
 func NewAnalyzer() *Analyzer {
-	a := &Analyzer{stacks: newStackTable(), gs: make(map[trace.GoID]*goState),
+	a := &Analyzer{stacks: newStackTable(),
 		sched: newHist(), tasks: make(map[trace.TaskID]openSpan)}
-	for i := range a.blocked {
-		a.blocked[i] = make(costTable)
-	}
-	for i := range a.profiles {
-		a.profiles[i] = make(costTable)
-	}
 	a.gc.init()
 	return a
 }
@@ -165,14 +159,14 @@ func (a *Analyzer) goTransition(ev *trace.Event, st trace.StateTransition) {
 	t := ev.Time()
 	id := st.Resource.Goroutine()
 	from, to := st.Goroutine()
-	a.levels(t)
-	g := a.gs[id]
+	g := a.gs.get(id)
 	if g == nil {
 		if to == trace.GoNotExist {
 			return
 		}
+		a.levels(t) // before the counts change
 		g = &goState{tracking: -1, state: trace.GoNotExist}
-		a.gs[id] = g
+		a.gs.put(id, g)
 		a.alive++
 		a.maxAlive = max(a.maxAlive, a.alive)
 		a.tl.at(int64(t)).aliveMax = max(a.tl.at(int64(t)).aliveMax, a.alive)
@@ -187,6 +181,9 @@ func (a *Analyzer) goTransition(ev *trace.Event, st trace.StateTransition) {
 	a.charge(g, t, true)
 	a.track(g, ev, to, st.Reason)
 	a.gc.transition(ev, id, from, to)
+	if (g.state == trace.GoRunning) != (to == trace.GoRunning) || to == trace.GoNotExist {
+		a.levels(t) // before the counts change
+	}
 	if g.state == trace.GoRunning {
 		a.running--
 	}
@@ -201,7 +198,7 @@ func (a *Analyzer) goTransition(ev *trace.Event, st trace.StateTransition) {
 		a.alive--
 		a.settle(g)
 		a.gc.exit(id)
-		delete(a.gs, id)
+		a.gs.delete(id)
 		return
 	}
 	if to == trace.GoWaiting && st.Reason == "forever" {
@@ -240,7 +237,7 @@ func (a *Analyzer) enter(g *goState, ev *trace.Event, to trace.GoState, reason s
 
 // setAssist marks goroutine id as in or out of a GC mark assist.
 func (a *Analyzer) setAssist(id trace.GoID, on bool, t trace.Time) {
-	g := a.gs[id]
+	g := a.gs.get(id)
 	if g == nil || g.assist == on {
 		return
 	}
@@ -256,7 +253,7 @@ func (a *Analyzer) setAssist(id trace.GoID, on bool, t trace.Time) {
 
 // region records a region's begin or end on its goroutine.
 func (a *Analyzer) region(ev *trace.Event) {
-	g := a.gs[ev.Goroutine()]
+	g := a.gs.get(ev.Goroutine())
 	if g == nil {
 		return
 	}

@@ -3,7 +3,6 @@ package exectrace
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/google/pprof/profile"
@@ -130,9 +129,7 @@ func (a *Analyzer) settle(g *goState) {
 
 // finishProfiles settles the goroutines alive at the end of the trace.
 func (a *Analyzer) finishProfiles() {
-	for _, g := range a.gs {
-		a.settle(g)
-	}
+	a.gs.each(a.settle)
 }
 
 // Profile returns the profile of kind k, as go tool trace -pprof=k makes
@@ -149,13 +146,7 @@ func (a *Analyzer) Profile(k ProfileKind) *profile.Profile {
 	}
 	locs := make(map[uint64]*profile.Location)
 	funcs := make(map[string]*profile.Function)
-	ids := make([]stackID, 0, len(a.profiles[k]))
-	for id := range a.profiles[k] {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		c := a.profiles[k][id]
+	a.profiles[k].each(func(id stackID, c stackCost) {
 		var sloc []*profile.Location
 		for _, f := range a.stacks.stacks[id] {
 			loc := locs[f.PC]
@@ -174,7 +165,7 @@ func (a *Analyzer) Profile(k ProfileKind) *profile.Profile {
 			sloc = append(sloc, loc)
 		}
 		p.Sample = append(p.Sample, &profile.Sample{Value: []int64{c.Count, c.Time}, Location: sloc})
-	}
+	})
 	return p
 }
 

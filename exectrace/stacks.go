@@ -149,24 +149,31 @@ type stackCost struct {
 	Time  int64 // nanoseconds
 }
 
-// A costTable sums costs by stack.
-type costTable map[stackID]*stackCost
+// A costTable sums costs by stack, indexed by stackID.
+type costTable struct{ c []stackCost }
 
-func (c costTable) get(id stackID) *stackCost {
-	sc := c[id]
-	if sc == nil {
-		sc = new(stackCost)
-		c[id] = sc
+func (t *costTable) get(id stackID) *stackCost {
+	if int(id) >= len(t.c) {
+		t.c = append(t.c, make([]stackCost, int(id)+1-len(t.c))...)
 	}
-	return sc
+	return &t.c[id]
 }
 
 // add charges one interval of d nanoseconds to id.
-func (c costTable) add(id stackID, d int64) {
-	sc := c.get(id)
+func (t *costTable) add(id stackID, d int64) {
+	sc := t.get(id)
 	sc.Count++
 	sc.Time += d
 }
 
-func (c costTable) addCount(id stackID)         { c.get(id).Count++ }
-func (c costTable) addTime(id stackID, d int64) { c.get(id).Time += d }
+func (t *costTable) addCount(id stackID)         { t.get(id).Count++ }
+func (t *costTable) addTime(id stackID, d int64) { t.get(id).Time += d }
+
+// each calls f for every stack with a cost, in stackID order.
+func (t *costTable) each(f func(id stackID, c stackCost)) {
+	for i, c := range t.c {
+		if c != (stackCost{}) {
+			f(stackID(i), c)
+		}
+	}
+}

@@ -80,9 +80,7 @@ func (a *Analyzer) Finish() *Summary {
 	}
 	t := a.last
 	a.levels(t)
-	for _, g := range a.gs {
-		a.charge(g, t, false)
-	}
+	a.gs.each(func(g *goState) { a.charge(g, t, false) })
 	a.finishProfiles()
 	s.Duration = t.Sub(a.start)
 	s.GOMAXPROCS = a.procs
@@ -121,13 +119,13 @@ func (a *Analyzer) finishGC(s *Summary, t trace.Time) {
 func (a *Analyzer) blocking() []Blocking {
 	var out []Blocking
 	for st := range numStates {
-		if !st.blocking() || len(a.blocked[st]) == 0 {
+		if !st.blocking() || len(a.blocked[st].c) == 0 {
 			continue
 		}
 		b := Blocking{State: st, Total: time.Duration(a.stateNs[st])}
-		for id, c := range a.blocked[st] {
+		a.blocked[st].each(func(id stackID, c stackCost) {
 			b.Stacks = append(b.Stacks, StackTime{Frames: a.stacks.stacks[id], Count: c.Count, Time: time.Duration(c.Time)})
-		}
+		})
 		slices.SortFunc(b.Stacks, func(x, y StackTime) int { return cmp.Compare(y.Time, x.Time) })
 		b.Stacks = b.Stacks[:min(len(b.Stacks), TopStacks)]
 		out = append(out, b)
@@ -138,13 +136,13 @@ func (a *Analyzer) blocking() []Blocking {
 // lockWait sums the Sync time of stacks not waiting for a WaitGroup or a Cond.
 func (a *Analyzer) lockWait() time.Duration {
 	var ns int64
-	for id, c := range a.blocked[Sync] {
+	a.blocked[Sync].each(func(id stackID, c stackCost) {
 		if !slices.ContainsFunc(a.stacks.stacks[id], func(f Frame) bool {
 			return f.Func == "sync.(*WaitGroup).Wait" || f.Func == "sync.(*Cond).Wait"
 		}) {
 			ns += c.Time
 		}
-	}
+	})
 	return time.Duration(ns)
 }
 
