@@ -156,7 +156,9 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a := exectrace.NewAnalyzer()
 		p := exectrace.NewPerfetto(io.Discard)
-		exectrace.Read(bytes.NewReader(data), a, p)
+		tl := exectrace.NewTiler(0, 0, 100)
+		exectrace.Read(bytes.NewReader(data), a, p, tl)
+		tl.Tiles()
 		s := a.Finish()
 		s.WriteText(io.Discard)
 		if _, err := s.MarshalJSON(); err != nil {

@@ -10,10 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/perflab/perflab/collect"
 	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/internal/atomicfile"
+	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/profiles"
 )
 
@@ -107,6 +109,9 @@ func runTrace(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 			return usageErrorf("-pprof writes a profile: it does not go with -json or -base")
 		}
 	}
+	if o.json && o.base != "" {
+		return usageErrorf("-base prints a comparison: it does not go with -json")
+	}
 	src, status, err := traceSource(ctx, fs, args, stderr)
 	if err != nil {
 		return err
@@ -114,14 +119,14 @@ func runTrace(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	if src.cleanup != nil {
 		defer src.cleanup()
 	}
-	res, err := analyzeTrace(ctx, src.name, opts, &o)
+	res, err := analyzeTrace(ctx, src.name, opts, &o, stderr)
 	if err != nil {
 		return err
 	}
 	if kind >= 0 {
 		err = writeOut(o.out, stdout, func(w io.Writer) error { return res.a.WriteProfile(w, kind) })
 	} else {
-		err = writeTraceReport(ctx, res, &o, opts, stdout)
+		err = writeTraceReport(ctx, res, &o, opts, stdout, stderr)
 	}
 	if err == nil && res.truncated != nil {
 		fmt.Fprintf(stderr, "perflab trace: %s: %v\n", res.name, res.truncated)
@@ -218,12 +223,18 @@ type traceResult struct {
 
 // analyzeTrace reads the trace at source in one pass, writing -perfetto
 // on the way.
-func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *traceOpts) (*traceResult, error) {
+func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *traceOpts, stderr io.Writer) (*traceResult, error) {
 	src, err := profiles.Open(ctx, source, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
+	in := io.Reader(src)
+	if line := term.NewLine(stderr); line.Enabled() {
+		p := &readProgress{r: src, line: line, name: src.Name}
+		defer line.Clear()
+		in = p
+	}
 	res := &traceResult{name: src.Name, a: exectrace.NewAnalyzer()}
 	sinks := []exectrace.Sink{res.a}
 	var pw *perfettoFile
@@ -238,7 +249,7 @@ func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *
 		res.tiler = exectrace.NewTiler(0, 0, timelineColumns)
 		sinks = append(sinks, res.tiler)
 	}
-	res.info, err = exectrace.Read(src, sinks...)
+	res.info, err = exectrace.Read(in, sinks...)
 	var te *exectrace.TruncatedError
 	switch {
 	case errors.As(err, &te):
@@ -253,6 +264,25 @@ func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *
 	}
 	res.sum = res.a.Finish()
 	return res, nil
+}
+
+// A readProgress shows on a terminal how much of the trace was read.
+type readProgress struct {
+	r    io.Reader
+	line *term.Line
+	name string
+	n    int64
+	last time.Time
+}
+
+func (p *readProgress) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if time.Since(p.last) > 200*time.Millisecond {
+		p.last = time.Now()
+		p.line.Printf("trace: %s: %d MB read", p.name, p.n>>20)
+	}
+	return n, err
 }
 
 // timelineColumns is the resolution of -timeline: columns over the whole trace.
