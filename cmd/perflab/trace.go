@@ -112,7 +112,7 @@ func runTrace(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	if o.json && o.base != "" {
 		return usageErrorf("-base prints a comparison: it does not go with -json")
 	}
-	src, status, err := traceSource(ctx, fs, args, stderr)
+	src, status, err := traceSource(ctx, fs, args, stdio{stdin, stdout, stderr})
 	if err != nil {
 		return err
 	}
@@ -153,13 +153,13 @@ type traceInput struct {
 
 // traceSource returns the one source on the command line, or runs the
 // program after -- and returns the trace it wrote and its exit status.
-func traceSource(ctx context.Context, fs *flag.FlagSet, args []string, stderr io.Writer) (traceInput, int, error) {
+func traceSource(ctx context.Context, fs *flag.FlagSet, args []string, std stdio) (traceInput, int, error) {
 	rest := fs.Args()
 	if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
 		if len(rest) == 0 {
 			return traceInput{}, 0, usageErrorf("-- needs a program to run")
 		}
-		return runTraced(ctx, rest, stderr)
+		return runTraced(ctx, rest, std)
 	}
 	if len(rest) != 1 {
 		return traceInput{}, 0, usageErrorf("want one trace (a file, - or a URL), got %d arguments (put a program to run after --)", len(rest))
@@ -167,8 +167,15 @@ func traceSource(ctx context.Context, fs *flag.FlagSet, args []string, stderr io
 	return traceInput{name: rest[0]}, 0, nil
 }
 
-// runTraced runs argv with the tracer on and returns the trace it wrote.
-func runTraced(ctx context.Context, argv []string, stderr io.Writer) (traceInput, int, error) {
+// stdio is a program's standard input, output and error.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// runTraced runs argv with the tracer on, its standard streams those of
+// std, and returns the trace it wrote.
+func runTraced(ctx context.Context, argv []string, std stdio) (traceInput, int, error) {
 	tmp, err := os.MkdirTemp("", "perflab-trace-")
 	if err != nil {
 		return traceInput{}, 0, err
@@ -182,7 +189,7 @@ func runTraced(ctx context.Context, argv []string, stderr io.Writer) (traceInput
 	}
 	if plan != nil {
 		name = "go " + plan.verb + " " + strings.Join(plan.pkgs, " ")
-		if argv, dir, err = plan.prepare(ctx, tmp, stderr); err != nil {
+		if argv, dir, err = plan.prepare(ctx, tmp, std.err); err != nil {
 			in.cleanup()
 			return traceInput{}, 0, err
 		}
@@ -192,7 +199,7 @@ func runTraced(ctx context.Context, argv []string, stderr io.Writer) (traceInput
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.in, std.out, std.err
 	cmd.Env = append(os.Environ(), collect.EnvProfile+"=trace", collect.EnvProfileDir+"="+tmp)
 	err = cmd.Run()
 	var ee *exec.ExitError
