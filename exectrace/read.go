@@ -53,8 +53,8 @@ type TruncatedError struct {
 }
 
 func (e *TruncatedError) Error() string {
-	return fmt.Sprintf("trace truncated or corrupt after %d complete generations (%d events, %s of %s read): %v",
-		e.Valid.Generations, e.Valid.Events, byteCount(e.Valid.Bytes), byteCount(e.Read), e.Err)
+	return fmt.Sprintf("trace truncated or corrupt: kept its first %d complete generations (%d events, %s), lost the %s read after them: %v",
+		e.Valid.Generations, e.Valid.Events, byteCount(e.Valid.Bytes), byteCount(e.Read-e.Valid.Bytes), e.Err)
 }
 
 func (e *TruncatedError) Unwrap() error { return e.Err }
