@@ -119,6 +119,7 @@ const eventBatch = 4096
 func readEvents(tr *trace.Reader, cr *countingReader, br *bufio.Reader, info Info, full chan<- []trace.Event, free <-chan []trace.Event) (Info, error) {
 	v := info.GoVersion
 	valid := info
+	var genEnd int64
 	evs := <-free
 	flush := func() {
 		if len(evs) > 0 {
@@ -146,11 +147,14 @@ func readEvents(tr *trace.Reader, cr *countingReader, br *bufio.Reader, info Inf
 		}
 		info.Events++
 		if ev.Kind() == trace.EventSync {
-			// Every event before a Sync belongs to a complete generation.
+			// Every event before a Sync belongs to a complete generation,
+			// whose bytes the reader had read when it gave the previous
+			// Sync, the one that began it.
 			info.Generations++
 			valid = info
-			valid.Bytes = cr.n - int64(br.Buffered())
+			valid.Bytes = genEnd
 			valid.Generations = max(0, valid.Generations-1)
+			genEnd = cr.n - int64(br.Buffered())
 		}
 		evs = append(evs, ev)
 		if len(evs) == cap(evs) {

@@ -95,7 +95,7 @@ func TestTruncatedTraceKeepsCompleteGenerations(t *testing.T) {
 		t.Fatalf("Read of a cut trace: %v, want a *TruncatedError", err)
 	}
 	s := a.Finish()
-	if info.Events == 0 || info.Events >= full.Events || te.Read != int64(len(cut)) || te.Valid.Bytes > te.Read {
+	if info.Events == 0 || info.Events >= full.Events || te.Read != int64(len(cut)) || te.Valid.Bytes >= te.Read || te.Valid.Bytes == 0 {
 		t.Errorf("valid %+v, read %d of %d bytes; full trace has %d events", info, te.Read, len(cut), full.Events)
 	}
 	if s.Duration <= 0 || s.Duration >= full.Duration {
