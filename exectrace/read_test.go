@@ -173,3 +173,67 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestFlightRecorderSnapshot reads a snapshot of runtime/trace's flight
+// recorder, which starts in the middle of the program's life.
+func TestFlightRecorderSnapshot(t *testing.T) {
+	prog := testprog.BuildSource(t, `package main
+
+import (
+	"context"
+	"os"
+	"runtime/trace"
+	"sync"
+	"time"
+)
+
+func main() {
+	fr := trace.NewFlightRecorder(trace.FlightRecorderConfig{MinAge: time.Second})
+	if err := fr.Start(); err != nil {
+		panic(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			ctx, task := trace.NewTask(context.Background(), "spin")
+			defer task.End()
+			trace.WithRegion(ctx, "work", func() {
+				deadline := time.Now().Add(time.Duration(100+50*i) * time.Millisecond)
+				for time.Now().Before(deadline) {
+				}
+			})
+		})
+	}
+	wg.Wait()
+	f, err := os.Create(os.Args[1])
+	if err != nil {
+		panic(err)
+	}
+	if _, err := fr.WriteTo(f); err != nil {
+		panic(err)
+	}
+	f.Close()
+}
+`)
+	out := filepath.Join(t.TempDir(), "snapshot.trace")
+	if b, err := exec.Command(prog, out).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := summarize(t, data)
+	if s.Duration <= 0 || s.States[exectrace.Running] <= 0 {
+		t.Errorf("snapshot: duration %v, running %v", s.Duration, s.States[exectrace.Running])
+	}
+	regions := 0
+	for _, r := range s.Regions {
+		if r.Name == "work" {
+			regions = int(r.Count)
+		}
+	}
+	if regions == 0 || regions > 4 {
+		t.Errorf("%d work regions in the snapshot, want 1 to 4", regions)
+	}
+}
