@@ -159,6 +159,10 @@ func (s *indexSink) Event(ev *trace.Event) {
 // Generations returns the number of generations indexed.
 func (ix *Index) Generations() int { return len(ix.gens) }
 
+// GenerationBytes returns where generation i (from 0) lies in the trace:
+// from byte offset to end.
+func (ix *Index) GenerationBytes(i int) (offset, end int64) { return ix.gens[i].off, ix.gens[i].end }
+
 // Tiler returns a Tiler for the window [start, end) with times from the
 // first event of the whole trace, as ReadWindow needs.
 func (ix *Index) Tiler(start, end time.Duration, columns int) *Tiler {

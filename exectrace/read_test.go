@@ -87,7 +87,7 @@ func TestTruncatedTraceKeepsCompleteGenerations(t *testing.T) {
 	// for a few.
 	data := tracefreqTrace(t, "find", 9000)
 	full, _ := summarize(t, data)
-	cut := data[:len(data)*3/4]
+	cut := cutInSecondGeneration(t, data)
 	a := exectrace.NewAnalyzer()
 	info, err := exectrace.Read(bytes.NewReader(cut), a)
 	var te *exectrace.TruncatedError
@@ -101,6 +101,21 @@ func TestTruncatedTraceKeepsCompleteGenerations(t *testing.T) {
 	if s.Duration <= 0 || s.Duration >= full.Duration {
 		t.Errorf("truncated duration %v, full %v", s.Duration, full.Duration)
 	}
+}
+
+// cutInSecondGeneration returns the trace cut in the middle of its second
+// generation, so that one generation is complete.
+func cutInSecondGeneration(t *testing.T, data []byte) []byte {
+	t.Helper()
+	ix, err := exectrace.ScanIndex(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.Generations() < 2 {
+		t.Skipf("the trace has %d generation; need 2 to cut one off", ix.Generations())
+	}
+	off, end := ix.GenerationBytes(1)
+	return data[:off+(end-off)/2]
 }
 
 func TestBadInput(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/internal/testprog"
 )
 
@@ -163,7 +164,12 @@ func TestTraceBadInput(t *testing.T) {
 	}
 	// A truncated trace: the summary of the complete generations, a
 	// warning saying how much was read, exit 0.
-	cut := write("cut.trace", data[:len(data)*3/4])
+	ix, err := exectrace.ScanIndex(bytes.NewReader(data))
+	if err != nil || ix.Generations() < 2 {
+		t.Fatalf("%v, %d generations; want 2 to cut one off", err, ix.Generations())
+	}
+	off, end := ix.GenerationBytes(1)
+	cut := write("cut.trace", data[:off+(end-off)/2])
 	stdout, stderr, code := runPerflab(t, bin, "trace", cut)
 	if code != 0 || !strings.Contains(stdout, "GOMAXPROCS") || !strings.Contains(stderr, "truncated") || !strings.Contains(stderr, cut) {
 		t.Errorf("truncated trace: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
