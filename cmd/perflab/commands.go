@@ -33,6 +33,7 @@ var commands = []*command{
 	rawCmd,
 	escapesCmd,
 	shellCmd,
+	traceCmd,
 	loadCmd,
 	gcCmd,
 	schedCmd,

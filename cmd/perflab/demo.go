@@ -13,6 +13,7 @@ var demoCmd = &command{
 	name:    "demo",
 	summary: "profile and fix the Havlak loop finder, end to end",
 	usage: `usage: perflab demo [-reps=N] [-o DIR]
+       perflab demo [-docs=N] [-o DIR] trace
 
 Runs the case study of the Go blog's "Profiling Go Programs" for real:
 Hundt's Havlak loop finder, compiled into perflab, first in its naive
@@ -24,7 +25,15 @@ allocations before and after. It keeps the profiles in a directory
 (./perflab-demo unless -o says otherwise) and ends by printing perflab
 commands to try on them, with the functions the profiles name.
 
+perflab demo trace tells the execution-tracing story of the Ultimate Go
+notes instead: examples/tracefreq searches 4000 generated RSS documents
+for "president" with one goroutine, one per document, one per P, and one
+per P with tasks and regions; each runs under the execution tracer and
+perflab trace reads what a profile cannot show: one P busy at a time, then
+all of them. The traces stay in DIR (default perflab-demo-trace).
+
 Flags:
+  -docs N   documents the trace demo searches (default 4000)
   -reps N   repetitions of loop finding after the first search (default 20,
             to finish within a minute on two cores; the benchmark's own is 50)
   -o DIR    keep the profiles in DIR (default perflab-demo): naive.cpu.pprof,
@@ -34,6 +43,7 @@ Examples:
   perflab demo
   perflab top -cum -nodecount=20 perflab-demo/naive.cpu.pprof
   perflab demo -reps=50 -o havlak-profiles
+  perflab demo trace
 `,
 }
 
@@ -42,15 +52,29 @@ func init() { demoCmd.run = runDemo } // runDemo refers to demoCmd
 func runDemo(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(demoCmd)
 	reps := fs.Int("reps", demo.DefaultReps, "repetitions of loop finding after the first search")
-	dir := fs.String("o", "perflab-demo", "keep the profiles in `dir`")
+	dir := fs.String("o", "", "keep the profiles in `dir`")
+	docs := fs.Int("docs", demo.DefaultDocs, "documents the trace demo searches")
 	if err := parseFlags(demoCmd, fs, stdout, args); err != nil {
 		return err
 	}
-	if *dir == "" {
-		return usageErrorf("-o: want a directory")
+	if fs.NArg() == 1 && fs.Arg(0) == "trace" {
+		if *dir == "" {
+			*dir = "perflab-demo-trace"
+		}
+		if *docs < 1 || *docs > 1000000 {
+			return usageErrorf("-docs=%d: want 1 to 1000000", *docs)
+		}
+		_, err := demo.RunTrace(ctx, stdout, demo.TraceOptions{Docs: *docs, TraceDir: *dir, Progress: progressLine(stderr)})
+		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("demo takes no arguments")
+		return usageErrorf("demo takes no arguments but trace")
+	}
+	if *dir == "" && !flagSet(fs, "o") {
+		*dir = "perflab-demo"
+	}
+	if *dir == "" {
+		return usageErrorf("-o: want a directory")
 	}
 	if *reps < 0 || *reps > 10*havlak.Repetitions {
 		return usageErrorf("-reps=%d: want 0 to %d", *reps, 10*havlak.Repetitions)
