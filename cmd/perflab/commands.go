@@ -32,6 +32,7 @@ var commands = []*command{
 	rawCmd,
 	shellCmd,
 	loadCmd,
+	runCmd,
 	gcCmd,
 	schedCmd,
 	benchCmd,
