@@ -25,10 +25,13 @@ var snapshotKinds = []string{"allocs", "heap", "goroutine", "block", "mutex"}
 // snapshots are the profiles of one moment, by kind.
 type snapshots map[string]*profile.Profile
 
-// checkPprof asks for the /debug/pprof/ index; without it the run goes
+// checkPprof asks for a goroutine profile; without it the run goes
 // on with load and gctrace only.
 func (r *runner) checkPprof(ctx context.Context) bool {
-	_, err := fetch(ctx, r.o.Pprof, 10*time.Second)
+	b, err := fetch(ctx, r.o.Pprof+"goroutine", 10*time.Second)
+	if err == nil {
+		_, err = profile.ParseData(b)
+	}
 	if err != nil {
 		r.problem("no profiles: %s does not serve /debug/pprof/ (%v); the report has load and gctrace only — give -pprof the program's debug URL", r.o.Pprof, err)
 		return false

@@ -71,7 +71,7 @@ type Options struct {
 // Defaults of Options.
 const (
 	DefaultWarmup = time.Second
-	DefaultRounds = 5
+	DefaultRounds = 6
 	DefaultWait   = 30 * time.Second
 	DefaultGrace  = 5 * time.Second
 )

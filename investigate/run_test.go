@@ -1,0 +1,199 @@
+package investigate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perflab/perflab/internal/testprog"
+	"github.com/perflab/perflab/loadgen"
+)
+
+func freePort(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// rssOptions runs the real rsssearch service of one variant under Run.
+func rssOptions(t *testing.T, bin, variant, dir string) Options {
+	port, debug := freePort(t), freePort(t)
+	return Options{
+		Program: bin,
+		Args:    []string{"-variant=" + variant, "-addr=127.0.0.1:" + port, "-debug-addr=127.0.0.1:" + debug},
+		URLs:    []string{"http://127.0.0.1:" + port + "/search?term=covid-19&cnn=on&bbc=on&nyt=on"},
+		Pprof:   "http://127.0.0.1:" + debug + "/debug/pprof/",
+		Load:    loadgen.Config{Method: "POST", C: 4, N: 3000, Duration: 2500 * time.Millisecond},
+		Dir:     dir,
+		Warmup:  500 * time.Millisecond,
+	}
+}
+
+// TestRSSSearch runs the article's case study for real: naive, then tuned
+// with naive as its base.
+func TestRSSSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a server under load for seconds")
+	}
+	bin := testprog.BuildPackage(t, "github.com/perflab/perflab/examples/rsssearch/cmd/rsssearch")
+	dir := t.TempDir()
+	naive, err := Run(context.Background(), rssOptions(t, bin, "naive", filepath.Join(dir, "naive")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first *Finding
+	for i := range naive.Findings {
+		if naive.Findings[i].Kind == "alloc" {
+			first = &naive.Findings[i]
+			break
+		}
+	}
+	if first == nil || !strings.Contains(first.Title, "rssSearch") || !strings.Contains(first.Title, "strings.ToLower") {
+		t.Errorf("naive: first allocation finding %+v, want one naming rssSearch and strings.ToLower", first)
+	}
+	tuned, err := Run(context.Background(), withBase(rssOptions(t, bin, "tuned", filepath.Join(dir, "tuned")), filepath.Join(dir, "naive")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if naive.AllocBytesPerRequest < 5*tuned.AllocBytesPerRequest || tuned.AllocBytesPerRequest <= 0 {
+		t.Errorf("bytes per request: naive %.0f, tuned %.0f; want tuned at least 5x fewer", naive.AllocBytesPerRequest, tuned.AllocBytesPerRequest)
+	}
+	if tuned.GC.CyclesPer1000 >= naive.GC.CyclesPer1000 {
+		t.Errorf("GCs per 1000 requests: naive %.1f, tuned %.1f", naive.GC.CyclesPer1000, tuned.GC.CyclesPer1000)
+	}
+	b := tuned.Base
+	if b == nil || b.AllocBytesPerRequest.Delta > -0.8 || b.GCCyclesPer1000.Delta >= 0 || b.Benchstat == "" {
+		t.Errorf("-base: %+v, want the drop in allocations and GCs and the rounds compared", b)
+	}
+	checkFiles(t, filepath.Join(dir, "tuned"))
+}
+
+func withBase(o Options, base string) Options { o.Base = base; return o }
+
+// checkFiles checks the artefacts a full run writes, and report.json's keys.
+func checkFiles(t *testing.T, dir string) {
+	for _, name := range []string{"program.log", "cpu.pprof", "trace.out", "allocs-start.pb.gz", "allocs-end.pb.gz",
+		"goroutine-start.pb.gz", "goroutine-end.pb.gz", "report.json", "report.txt", "report.html", "rounds.txt"} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"rps", "latency_seconds", "alloc_bytes_per_request", "allocs_per_request", "gc", "cpu_top", "alloc_top", "findings"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("report.json has no %q", k)
+		}
+	}
+	gc := m["gc"].(map[string]any)
+	for _, k := range []string{"cycles", "cycles_per_1000_requests", "cpu_percent", "pause_p99_seconds"} {
+		if _, ok := gc[k]; !ok {
+			t.Errorf("report.json's gc has no %q", k)
+		}
+	}
+	if log, _ := os.ReadFile(filepath.Join(dir, "program.log")); !strings.Contains(string(log), "gc 1 @") {
+		t.Errorf("program.log has no gctrace lines")
+	}
+}
+
+// A test program: "exit" exits at once, "silent" never listens,
+// "nopprof" serves without /debug/pprof/.
+const misbehaving = `package main
+
+import (
+	"net/http"
+	"os"
+	"time"
+)
+
+func main() {
+	switch os.Args[1] {
+	case "exit":
+		println("bye")
+		os.Exit(3)
+	case "silent":
+		time.Sleep(time.Hour)
+	case "nopprof":
+		http.ListenAndServe(os.Args[2], http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write(make([]byte, 1000))
+		}))
+	}
+}
+`
+
+func TestMisbehavingPrograms(t *testing.T) {
+	bin := testprog.BuildSource(t, misbehaving)
+	port := freePort(t)
+	base := func(mode string) Options {
+		return Options{Program: bin, Args: []string{mode, "127.0.0.1:" + port}, URLs: []string{"http://127.0.0.1:" + port + "/"},
+			Load: loadgen.Config{C: 2, N: 200}, Dir: t.TempDir(), Wait: 2 * time.Second, Warmup: 200 * time.Millisecond}
+	}
+	for _, c := range []struct{ mode, want string }{
+		{"exit", "exited with status 3 before"},
+		{"silent", "did not answer within 2s"},
+	} {
+		o := base(c.mode)
+		rep, err := Run(context.Background(), o)
+		if err == nil || !strings.Contains(err.Error(), c.want) || rep == nil {
+			t.Errorf("%s: %v, want an error saying %q", c.mode, err, c.want)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(o.Dir, "report.json")); err != nil {
+			t.Errorf("%s: no report kept: %v", c.mode, err)
+		}
+	}
+	o := base("nopprof")
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("nopprof: %v", err)
+	}
+	if len(rep.Problems) == 0 || !strings.Contains(rep.Problems[0], "does not serve /debug/pprof/") || rep.Requests < 200 {
+		t.Errorf("nopprof: problems %q, %d requests", rep.Problems, rep.Requests)
+	}
+	if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second); err == nil {
+		c.Close()
+		t.Errorf("the program still listens after Run")
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	dir := t.TempDir()
+	for _, o := range []Options{
+		{Program: "x", URLs: []string{"http://example.com/"}, Dir: dir},
+		{Program: "x", URLs: []string{"ftp://127.0.0.1/"}, Dir: dir},
+		{Program: "x", Dir: dir},
+	} {
+		if _, err := Run(context.Background(), o); !errors.Is(err, ErrUsage) {
+			t.Errorf("%+v: %v, want a usage error", o, err)
+		}
+	}
+	srv := &http.Server{Handler: http.NotFoundHandler()}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	go srv.Serve(ln)
+	defer srv.Close()
+	_, err := Run(context.Background(), Options{Program: "x", URLs: []string{"http://" + ln.Addr().String() + "/"}, Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), "already taken") {
+		t.Errorf("port taken: %v", err)
+	}
+	_, err = Run(context.Background(), Options{Program: filepath.Join(dir, "nonexistent"), URLs: []string{"http://127.0.0.1:" + freePort(t) + "/"}, Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), "nonexistent") {
+		t.Errorf("missing program: %v", err)
+	}
+}
