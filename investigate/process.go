@@ -50,8 +50,12 @@ func startProcess(o *Options, log io.Writer, onRecord func(godebug.Record, time.
 	p.start = time.Now()
 	if err := cmd.Start(); err != nil {
 		var ee *exec.Error
-		if errors.As(err, &ee) {
+		var pe *os.PathError
+		switch {
+		case errors.As(err, &ee):
 			err = ee.Err
+		case errors.As(err, &pe):
+			err = pe.Err
 		}
 		return nil, fmt.Errorf("program %s: %w", o.Program, err)
 	}

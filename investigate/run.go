@@ -35,6 +35,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	r := &runner{o: &o, gc: &gcRecorder{}, rep: newReport(&o)}
 	err := r.run(ctx)
+	if r.proc == nil { // the program did not start: nothing to report
+		return nil, err
+	}
 	if err != nil {
 		r.rep.Problems = append(r.rep.Problems, oneLine(err.Error()))
 	}

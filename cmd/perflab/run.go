@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -99,7 +98,6 @@ func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 		if werr := rep.WriteText(stdout); werr != nil && err == nil {
 			err = werr
 		}
-		fmt.Fprintf(stderr, "perflab run: report in %s/report.html\n", o.Dir)
 	}
 	return err
 }
