@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"time"
 
@@ -42,7 +44,7 @@ Flags:
   -allow-remote allow URLs on other hosts than this one
   load flags    perflab load's: -n -c -q -z -m -H -t -A -d -D -T -a -x -h2
                 -host -disable-compression -disable-keepalive
-                -disable-redirects -cpus (see perflab help load)
+                -disable-redirects -cpus -fail-on-errors (see perflab help load)
 
 Examples:
   perflab run -m POST -c 100 -z 10s -url 'http://127.0.0.1:5000/search?term=covid-19&cnn=on&bbc=on&nyt=on' \
@@ -90,6 +92,7 @@ func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	if o.Warmup < 0 {
 		o.Warmup = -time.Nanosecond
 	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(f.cpus)) // the generator's share, as in perflab load
 	rep, err := investigate.Run(ctx, o)
 	if errors.Is(err, investigate.ErrUsage) {
 		return usageErrorf("%s", strings.TrimPrefix(err.Error(), investigate.ErrUsage.Error()+": "))
@@ -97,6 +100,9 @@ func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	if rep != nil {
 		if werr := rep.WriteText(stdout); werr != nil && err == nil {
 			err = werr
+		}
+		if total := rep.Requests + rep.Errors; err == nil && f.failOn.set && total > 0 && float64(rep.Errors)/float64(total) > f.failOn.share {
+			err = fmt.Errorf("run: %d of the %d requests failed, more than -fail-on-errors %s", rep.Errors, total, f.failOn.String())
 		}
 	}
 	return err
