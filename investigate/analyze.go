@@ -64,8 +64,13 @@ func (r *runner) analyzeLoad() {
 		}
 		rep.URLs = append(rep.URLs, u)
 		rep.Requests += res.Responses
+		rep.Cost.Responses += res.Responses
 		rep.Errors += res.ErrorCount + u.Non2xx
-		rep.Rounds = append(rep.Rounds, r.lat.rounds(i, res.URL, res.Elapsed, r.o.Rounds)...)
+		span := res.Elapsed // samples count by send time: with -z, none are sent after Duration
+		if d := r.o.Load.Duration; d > 0 && d < span {
+			span = d
+		}
+		rep.Rounds = append(rep.Rounds, r.lat.rounds(i, res.URL, span, r.o.Rounds)...)
 	}
 	var busy time.Duration
 	for _, res := range r.results {

@@ -36,11 +36,23 @@ type Report struct {
 	Goroutines GoroutinesReport `json:"goroutines"`
 	Trace      TraceReport      `json:"trace"`
 
+	Cost Cost `json:"cost"`
+
 	Findings   []Finding   `json:"findings"`
 	Base       *Comparison `json:"base,omitempty"`
 	ExitStatus int         `json:"exit_status"`
 	Problems   []string    `json:"problems"`
 	Artefacts  []string    `json:"artefacts"`
+}
+
+// Cost is what the run spent, for scripts/bench-run: the program's CPU
+// over its whole life, perflab's own (load generator, collectors and
+// analysis) from the program's start to its end, and every response
+// both served, warm-up included.
+type Cost struct {
+	ProgramCPUSeconds float64 `json:"program_cpu_seconds"`
+	PerflabCPUSeconds float64 `json:"perflab_cpu_seconds"`
+	Responses         int64   `json:"responses"`
 }
 
 // URLLoad is the measured load of one URL.

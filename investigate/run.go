@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/internal/atomicfile"
+	"github.com/perflab/perflab/internal/cputime"
 	"github.com/perflab/perflab/loadgen"
 )
 
@@ -88,6 +89,7 @@ func (r *runner) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	cpu0 := cputime.Self()
 	r.proc, err = startProcess(r.o, logFile, r.gc.add)
 	if err != nil {
 		logFile.Abort()
@@ -100,6 +102,10 @@ func (r *runner) run(ctx context.Context) error {
 			r.problem("the program did not exit within %v of SIGTERM and was killed", r.o.Grace)
 		}
 		r.rep.ExitStatus = r.proc.status
+		r.rep.Cost.PerflabCPUSeconds = (cputime.Self() - cpu0).Seconds()
+		if ps := r.proc.cmd.ProcessState; ps != nil {
+			r.rep.Cost.ProgramCPUSeconds = (ps.UserTime() + ps.SystemTime()).Seconds()
+		}
 		logFile.Commit()
 		r.o.Progress("")
 	}()
@@ -160,6 +166,7 @@ func (r *runner) warmup(ctx context.Context) error {
 			return fmt.Errorf("warm-up of %s: %w", u, err)
 		}
 		r.rep.WarmupRPS = res.RPS()
+		r.rep.Cost.Responses += res.Responses
 	}
 	return ctx.Err()
 }
