@@ -117,8 +117,9 @@ func (r *runner) analyzeGC() {
 	if r.window > 0 && rep.GC.Procs > 0 {
 		rep.GC.CPUPercent = 100 * g.cpu.Seconds() / (r.window.Seconds() * float64(rep.GC.Procs))
 	}
+	rep.GC.Heap = []HeapPoint{}
 	for _, p := range g.all.Points() {
-		rep.GC.heap = append(rep.GC.heap, heapPoint{at: p.Start.Seconds(), live: float64(p.HeapLive), goal: float64(p.HeapGoal)})
+		rep.GC.Heap = append(rep.GC.Heap, HeapPoint{Seconds: p.Start.Seconds(), Live: p.HeapLive, Goal: p.HeapGoal})
 	}
 }
 

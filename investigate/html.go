@@ -36,8 +36,8 @@ func charts(rep *Report) []chart.Chart {
 		rx, ry, rl = append(rx, float64(i+1)), append(ry, rd.RPS), append(rl, rd.MeanLatency)
 	}
 	var gx, live, goal chart.Values
-	for _, p := range rep.GC.heap {
-		gx, live, goal = append(gx, p.at), append(live, p.live), append(goal, p.goal)
+	for _, p := range rep.GC.Heap {
+		gx, live, goal = append(gx, p.Seconds), append(live, float64(p.Live)), append(goal, float64(p.Goal))
 	}
 	return []chart.Chart{
 		{Title: "Latency histogram", XLabel: "latency up to", XUnit: chart.Seconds, YLabel: "responses", Unit: chart.Count,
@@ -60,8 +60,10 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 
 func trimPct(x float64) string { return template.HTMLEscapeString(trim(x)) + "%" }
 
-// writeHTML writes the self-contained report page.
-func writeHTML(w io.Writer, rep *Report, flame template.HTML) error {
+// WriteHTML writes the report as one self-contained HTML page, charts
+// included; flame, if not empty, is a flame graph fragment to show in the
+// CPU section (Options.Flame makes it).
+func (rep *Report) WriteHTML(w io.Writer, flame template.HTML) error {
 	specs, err := json.Marshal(charts(rep))
 	if err != nil {
 		return err

@@ -135,10 +135,17 @@ type GCReport struct {
 	Verdict              string  `json:"verdict"`
 	TotalCycles          int     `json:"total_cycles"`
 	Procs                int     `json:"procs"`
-	heap                 []heapPoint
+	// Heap is the live heap and goal at each GC of the whole run,
+	// thinned evenly past godebug's bound on points.
+	Heap []HeapPoint `json:"heap_over_time"`
 }
 
-type heapPoint struct{ at, live, goal float64 }
+// A HeapPoint is the heap at the end of one GC.
+type HeapPoint struct {
+	Seconds float64 `json:"seconds"` // since the program started
+	Live    int64   `json:"live_bytes"`
+	Goal    int64   `json:"goal_bytes"`
+}
 
 // GoroutinesReport compares the goroutines at the start and the end.
 type GoroutinesReport struct {

@@ -24,7 +24,7 @@ func (r *runner) write() error {
 		{"rounds.txt", rep.writeRounds},
 		{"report.json", rep.WriteJSON},
 		{"report.txt", rep.WriteText},
-		{"report.html", func(w io.Writer) error { return writeHTML(w, rep, r.flame()) }},
+		{"report.html", func(w io.Writer) error { return rep.WriteHTML(w, r.flame()) }},
 	}
 	for _, f := range files {
 		if err := atomicfile.Write(filepath.Join(r.o.Dir, f.name), f.write); err != nil {
