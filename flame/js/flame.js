@@ -250,12 +250,23 @@ class TextMeasure {
 	}
 }
 
-// hue returns a stable hue for a package name, in warm and green tones.
-function hue(s) {
+// hash returns a stable hash of a string (FNV-1a).
+function hash(s) {
 	let h = 2166136261;
 	for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619); }
-	return (h >>> 0) % 360;
+	return h >>> 0;
 }
+
+// packageColor returns the colour of a package's frames: warm tones, as
+// classic flame graphs, one per package, so that the search highlight
+// (purple) and diffs (red and blue) stand apart.
+function packageColor(pkg, dim) {
+	const h = hash(pkg);
+	const hue = 8 + (h % 52), sat = 70 + ((h >>> 8) % 25), light = 58 + ((h >>> 16) % 14);
+	return dim ? `hsl(${hue},${sat - 40}%,${Math.min(light + 16, 90)}%)` : `hsl(${hue},${sat}%,${light}%)`;
+}
+
+const MATCH = "#b03cf0"; // search matches
 
 export class FlameGraph {
 	constructor(el, opts) {
@@ -382,7 +393,7 @@ export class FlameGraph {
 
 	color(i) {
 		const d = this.view;
-		if (d.matched[i]) return "#d64ed6";
+		if (d.matched[i]) return MATCH;
 		if (d.base) {
 			const scale = d.raw.baseScale || 1;
 			const delta = d.cum[i] - d.base[i] * scale;
@@ -392,8 +403,7 @@ export class FlameGraph {
 			if (Math.abs(delta) < 1e-9 * ref) return "hsl(0,0%,88%)";
 			return delta > 0 ? `hsl(0,80%,${l}%)` : `hsl(220,80%,${l}%)`;
 		}
-		const h = hue(d.strings[d.pkg[i]] || "");
-		return `hsl(${h},60%,${d.raw.search ? 82 : 70}%)`;
+		return packageColor(d.strings[d.pkg[i]] || "", !!d.raw.search);
 	}
 
 	draw() {
