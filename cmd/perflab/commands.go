@@ -30,6 +30,7 @@ var commands = []*command{
 	tracesCmd,
 	tagsCmd,
 	rawCmd,
+	flameCmd,
 	shellCmd,
 	loadCmd,
 	runCmd,
