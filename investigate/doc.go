@@ -26,6 +26,6 @@
 // bench's statistics, so a change in throughput or latency comes with its
 // p-value, beside the changes in allocations and GC.
 //
-// The flame graph (Options.Flame) and the trace summary
-// (Options.TraceSummary) are seams for packages flame and trace.
+// The report page embeds package flame's flame graph of the CPU profile
+// and, with a base run, the differential flame graph of the two.
 package investigate

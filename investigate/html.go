@@ -8,15 +8,23 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/chart"
+	"github.com/perflab/perflab/flame"
+	"github.com/perflab/perflab/report"
 )
 
-// flame draws the flame graph fragment through Options.Flame, if set.
+// flame draws the flame graph fragment: through Options.Flame if set,
+// else with package flame.
 func (r *runner) flame() template.HTML {
-	if r.o.Flame == nil || r.cpuProfile == nil {
+	if r.cpuProfile == nil {
 		return ""
 	}
-	h, err := r.o.Flame(r.cpuProfile, r.baseCPU)
+	draw := r.o.Flame
+	if draw == nil {
+		draw = FlameGraphs
+	}
+	h, err := draw(r.cpuProfile, r.baseCPU)
 	if err != nil {
 		r.problem("flame graph: %v", err)
 		return ""
@@ -86,4 +94,31 @@ func (rep *Report) WriteHTML(w io.Writer, flame template.HTML) error {
 	}
 	_, err = w.Write(buf.Bytes())
 	return err
+}
+
+// FlameGraphs draws the CPU profile's flame graph with package flame and,
+// with a base profile, the differential flame graph of the two (red where
+// the CPU grew, blue where it shrank), as fragments of the report page.
+func FlameGraphs(cpu, base *profile.Profile) (template.HTML, error) {
+	var buf bytes.Buffer
+	t, err := flame.Build(cpu.Copy(), report.DefaultOptions())
+	if err != nil {
+		return "", err
+	}
+	buf.WriteString("<h3>CPU flame graph</h3>\n")
+	if err := flame.WriteFragment(&buf, t, flame.HTMLOptions{ID: "flame-cpu", Orientation: "flame"}); err != nil {
+		return "", err
+	}
+	if base != nil {
+		d, err := flame.BuildDiff(cpu.Copy(), base.Copy(), report.DefaultOptions())
+		if err != nil {
+			return "", err
+		}
+		buf.WriteString("<h3>Differential flame graph against the base run, the base scaled to this run's total (red: a larger share of the CPU, blue: a smaller)</h3>\n")
+		o := flame.HTMLOptions{ID: "flame-diff", Orientation: "flame", Query: flame.Query{Normalize: true}}
+		if err := flame.WriteFragment(&buf, d, o); err != nil {
+			return "", err
+		}
+	}
+	return template.HTML(buf.String()), nil
 }

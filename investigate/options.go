@@ -59,8 +59,8 @@ type Options struct {
 	Progress func(status string)
 
 	// Flame, if not nil, draws the CPU profile (and, with a base run,
-	// the difference from the base's) as an HTML fragment for the report;
-	// package flame provides one. Without it the report has no flame graph.
+	// the difference from the base's) as an HTML fragment for the report,
+	// instead of FlameGraphs.
 	Flame func(cpu, base *profile.Profile) (template.HTML, error)
 	// TraceSummary, if not nil, summarises the execution trace file as
 	// text lines for the report; without it the report lists the trace

@@ -32,7 +32,7 @@ table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: righ
 {{end}}</table>
 <div id="perflab-chart-root"></div>
 <h2>CPU</h2>
-{{if .Flame}}<div id="flame">{{.Flame}}</div>{{else}}<p class="note">No flame graph in this build; open cpu.pprof with perflab web.</p>{{end}}
+{{if .Flame}}<div id="flame">{{.Flame}}</div>{{else}}<p class="note">No flame graph: no CPU profile was collected.</p>{{end}}
 <table><tr><th>flat</th><th>flat%</th><th>cum</th><th>cum%</th><th class="l">function</th></tr>
 {{range .R.CPUTop}}<tr><td>{{.FlatText}}</td><td>{{pct .FlatPct}}</td><td>{{.CumText}}</td><td>{{pct .CumPct}}</td><td class="l">{{.Func}}</td></tr>
 {{end}}</table>
