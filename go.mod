@@ -12,4 +12,7 @@ require (
 	golang.org/x/term v0.47.0
 )
 
-require github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
+require (
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
+	google.golang.org/protobuf v1.31.0 // indirect
+)

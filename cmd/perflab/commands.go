@@ -32,6 +32,7 @@ var commands = []*command{
 	rawCmd,
 	flameCmd,
 	shellCmd,
+	traceCmd,
 	loadCmd,
 	runCmd,
 	gcCmd,
