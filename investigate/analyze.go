@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -31,14 +30,11 @@ func (r *runner) analyze() {
 	rep.BlockTop = r.contention("block")
 	rep.MutexTop = r.contention("mutex")
 	if r.traceFile != "" {
-		rep.Trace.File = filepath.Base(r.traceFile)
-		if r.o.TraceSummary != nil {
-			s, err := r.o.TraceSummary(r.traceFile)
-			if err != nil {
-				r.problem("trace summary: %v", err)
-			}
-			rep.Trace.Summary = s
+		t, err := summarizeTrace(r.traceFile)
+		if err != nil {
+			r.problem("trace summary: %v", err)
 		}
+		rep.Trace = t
 	}
 	if r.o.Base != "" {
 		r.compare()

@@ -101,6 +101,12 @@ func healthFindings(rep *Report) []Finding {
 			Title:    fmt.Sprintf("goroutines grew from %d to %d during the load", g.Start, g.End),
 			Evidence: "goroutine profiles at the start and the end" + grew, Where: "goroutines-end.txt", Effect: 0.02})
 	}
+	if t := rep.Trace; t.SchedLatencyP99 > 0.005 {
+		out = append(out, Finding{Kind: "sched",
+			Title:    fmt.Sprintf("runnable goroutines waited up to %s (p99) for a processor", seconds(t.SchedLatencyP99)),
+			Evidence: fmt.Sprintf("execution trace: %.2f of %d Ps busy on average", t.BusyPs, t.GOMAXPROCS),
+			Where:    t.File + " (perflab trace)", Effect: 0.03})
+	}
 	if rep.GC.LeakSuspected {
 		out = append(out, Finding{Kind: "heap", Title: "the live heap keeps growing: possible leak",
 			Evidence: rep.GC.Verdict, Where: "heap-end.pb.gz (perflab top -sample_index=inuse_space)", Effect: 0.02})

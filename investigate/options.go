@@ -62,10 +62,6 @@ type Options struct {
 	// the difference from the base's) as an HTML fragment for the report,
 	// instead of FlameGraphs.
 	Flame func(cpu, base *profile.Profile) (template.HTML, error)
-	// TraceSummary, if not nil, summarises the execution trace file as
-	// text lines for the report; without it the report lists the trace
-	// file only.
-	TraceSummary func(path string) ([]string, error)
 }
 
 // Defaults of Options.

@@ -46,6 +46,9 @@ table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: righ
 <table><tr><th>start</th><th>end</th><th class="l">waiting in</th><th class="l">started by</th></tr>
 {{range .R.Goroutines.Groups}}<tr><td>{{.Start}}</td><td>{{.End}}</td><td class="l">{{.Top}}</td><td class="l">{{.Root}}</td></tr>
 {{end}}</table>
+{{with .R.Trace}}{{if .File}}<h2>Execution trace</h2>
+<p>{{.File}}: {{printf "%.2f" .BusyPs}} of {{.GOMAXPROCS}} Ps busy on average; scheduling latency p99 {{seconds .SchedLatencyP99}}; {{seconds .LockWait}} waiting for locks.</p>
+<ul>{{range .Verdicts}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}
 <h2>The whole report as text</h2>
 <pre id="text">{{.Text}}</pre>
 <footer>Made by perflab. Charts drawn with uPlot (MIT), embedded in this page.</footer>

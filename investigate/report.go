@@ -162,10 +162,18 @@ type GoroutineGroup struct {
 	End   int64  `json:"end"`
 }
 
-// TraceReport is the execution trace taken during the load.
+// TraceReport is the execution trace taken during the load, as package
+// exectrace summarises it.
 type TraceReport struct {
-	File    string   `json:"file,omitempty"`
-	Summary []string `json:"summary,omitempty"`
+	File            string   `json:"file,omitempty"`
+	Seconds         float64  `json:"seconds"`
+	GOMAXPROCS      int      `json:"gomaxprocs"`
+	BusyPs          float64  `json:"busy_ps"` // mean number of Ps running goroutines
+	GoroutinesMax   int      `json:"goroutines_max"`
+	SchedLatencyP99 float64  `json:"sched_latency_p99_seconds"` // runnable until running
+	LockWait        float64  `json:"lock_wait_seconds"`         // goroutines' time waiting for mutexes
+	Verdicts        []string `json:"verdicts,omitempty"`
+	Summary         []string `json:"summary,omitempty"` // exectrace's text summary, line by line
 }
 
 // A Finding is one conclusion, with its evidence and an estimate of the

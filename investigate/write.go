@@ -160,8 +160,9 @@ func (rep *Report) writeRuntimeText(w io.Writer) {
 	for _, x := range gr.Groups[:min(8, len(gr.Groups))] {
 		fmt.Fprintf(w, "  %5d → %-5d %s (started by %s)\n", x.Start, x.End, x.Top, x.Root)
 	}
-	if rep.Trace.File != "" {
-		fmt.Fprintf(w, "\nExecution trace: %s\n", rep.Trace.File)
+	if t := rep.Trace; t.File != "" {
+		fmt.Fprintf(w, "\nExecution trace (%s, %s): %.2f of %d Ps busy on average, scheduling latency p99 %s, %s waiting for locks\n",
+			t.File, seconds(t.Seconds), t.BusyPs, t.GOMAXPROCS, seconds(t.SchedLatencyP99), seconds(t.LockWait))
 		for _, l := range rep.Trace.Summary {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
