@@ -31,6 +31,7 @@ var commands = []*command{
 	tagsCmd,
 	rawCmd,
 	flameCmd,
+	escapesCmd,
 	shellCmd,
 	traceCmd,
 	loadCmd,
