@@ -154,6 +154,9 @@ func headline(rep *Report) string {
 
 // byteSize prints a size as the article does: 2.3 KB, 4.4 GB.
 func byteSize(b int64) string {
+	if b < 0 {
+		return "-" + byteSize(-b)
+	}
 	f := float64(b)
 	for _, u := range []string{"B", "KB", "MB", "GB"} {
 		if f < 1024 || u == "GB" {

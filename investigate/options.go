@@ -55,6 +55,11 @@ type Options struct {
 	// SIGKILL; 0 means DefaultGrace.
 	Grace time.Duration
 
+	// NoReasons leaves out the compiler's reasons for the allocation
+	// sites, which build the program's packages with -m when its source
+	// is on this machine.
+	NoReasons bool
+
 	// Progress, if not nil, is told what the run is doing.
 	Progress func(status string)
 

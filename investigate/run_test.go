@@ -62,6 +62,9 @@ func TestRSSSearch(t *testing.T) {
 	if first == nil || !strings.Contains(first.Title, "rssSearch") || !strings.Contains(first.Title, "strings.ToLower") {
 		t.Errorf("naive: first allocation finding %+v, want one naming rssSearch and strings.ToLower", first)
 	}
+	if s := naive.AllocTop[0]; len(s.Reasons) == 0 || !strings.HasSuffix(s.File, "search.go") {
+		t.Errorf("naive: top allocation site %+v, want search.go with the compiler's reasons", s)
+	}
 	tuned, err := Run(context.Background(), withBase(rssOptions(t, bin, "tuned", filepath.Join(dir, "tuned")), filepath.Join(dir, "naive")))
 	if err != nil {
 		t.Fatal(err)

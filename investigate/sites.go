@@ -2,6 +2,10 @@ package investigate
 
 import (
 	"cmp"
+	"context"
+	"time"
+
+	"github.com/perflab/perflab/compilenotes"
 	"slices"
 	"strings"
 
@@ -34,6 +38,47 @@ func (r *runner) analyzeAllocs() {
 		rep.AllocsPerRequest = float64(sumValues(d, oi)) / float64(rep.Requests)
 	}
 	rep.AllocTop = allocSites(d, bi, oi, rep.Requests, 15)
+	r.explainSites(d)
+}
+
+// explainSites gives each allocation site the compiler's reasons for
+// its line (package compilenotes builds the sites' packages with -m),
+// when the program's source is on this machine.
+func (r *runner) explainSites(d *profile.Profile) {
+	if r.o.NoReasons || len(r.rep.AllocTop) == 0 {
+		return
+	}
+	r.o.Progress("asking the compiler why the allocation sites allocate")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	a, err := compilenotes.Analyze(ctx, d.Copy(), compilenotes.AnalyzeOptions{SampleIndex: "alloc_space"})
+	if err != nil {
+		r.problem("compiler's reasons: %v", err)
+		return
+	}
+	if a.BuildError != "" {
+		r.problem("compiler's reasons: %s", a.BuildError)
+	}
+	type line struct {
+		file string
+		n    int64
+	}
+	reasons := map[line][]string{}
+	for _, st := range a.Sites {
+		rs := st.Reasons
+		if c, ok := compilenotes.LookupCategory(st.Category); ok && st.Category != "other" {
+			rs = append(rs[:len(rs):len(rs)], c.Title+": "+c.Hint)
+		}
+		if len(rs) > 0 {
+			reasons[line{st.File, int64(st.Line)}] = rs
+		}
+	}
+	for i := range r.rep.AllocTop {
+		s := &r.rep.AllocTop[i]
+		if rs := reasons[line{s.File, s.Line}]; rs != nil {
+			s.Reasons = rs
+		}
+	}
 }
 
 // allocSites attributes each sample to the first frame of the program's
