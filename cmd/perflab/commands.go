@@ -38,6 +38,7 @@ var commands = []*command{
 	runCmd,
 	gcCmd,
 	schedCmd,
+	goroutinesCmd,
 	benchCmd,
 	demoCmd,
 	versionCmd,
