@@ -5,11 +5,12 @@ import (
 	"cmp"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/goroutines"
 	"github.com/perflab/perflab/report"
 )
 
@@ -241,68 +242,45 @@ func (r *runner) saveProfile(name string, p *profile.Profile) {
 	}
 }
 
+// analyzeGoroutines groups the goroutine dumps of the start and the end
+// with package goroutines and compares them.
 func (r *runner) analyzeGoroutines() {
-	start, end := r.snapStart["goroutine"], r.snapEnd["goroutine"]
 	rep := &r.rep.Goroutines
-	groups := map[string]*GoroutineGroup{}
-	add := func(p *profile.Profile, isEnd bool) {
-		if p == nil {
-			return
-		}
-		for _, s := range p.Sample {
-			frames := stackFrames(s)
-			if len(frames) == 0 {
-				continue
-			}
-			key := strings.Join(frames, "\n")
-			g := groups[key]
-			if g == nil {
-				g = &GoroutineGroup{Top: topFrame(frames), Root: frames[len(frames)-1]}
-				groups[key] = g
-			}
-			if isEnd {
-				g.End += s.Value[0]
-				rep.End += s.Value[0]
-			} else {
-				g.Start += s.Value[0]
-				rep.Start += s.Value[0]
-			}
-		}
-	}
-	add(start, false)
-	add(end, true)
 	rep.Groups = []GoroutineGroup{}
-	for _, g := range groups {
-		rep.Groups = append(rep.Groups, *g)
+	start, err1 := r.readDump("goroutines-start.txt")
+	end, err2 := r.readDump("goroutines-end.txt")
+	if err1 != nil || err2 != nil {
+		return
 	}
-	slices.SortFunc(rep.Groups, func(a, b GoroutineGroup) int {
-		return cmp.Or(cmp.Compare(b.End, a.End), cmp.Compare(b.Start, a.Start), cmp.Compare(a.Top, b.Top))
+	end.Compare(start)
+	rep.Start, rep.End = int64(start.Total), int64(end.Total)
+	for _, g := range end.Groups {
+		gg := GoroutineGroup{Top: g.Top().Func, State: g.State, Start: int64(g.BaseCount), End: int64(g.Count)}
+		if g.CreatedBy != nil {
+			gg.Root = g.CreatedBy.Func
+		}
+		rep.Groups = append(rep.Groups, gg)
+	}
+	slices.SortStableFunc(rep.Groups, func(a, b GoroutineGroup) int {
+		return cmp.Or(cmp.Compare(b.End-b.Start, a.End-a.Start), cmp.Compare(b.End, a.End))
 	})
-	if len(rep.Groups) > 20 {
-		rep.Groups = rep.Groups[:20]
+	rep.Groups = rep.Groups[:min(20, len(rep.Groups))]
+	for _, f := range end.Leaks(1) {
+		rep.Leaks = append(rep.Leaks, f.Text)
 	}
 }
 
-// stackFrames lists a sample's function names, innermost first.
-func stackFrames(s *profile.Sample) []string {
-	var out []string
-	for _, loc := range s.Location {
-		for _, ln := range loc.Line {
-			if ln.Function != nil {
-				out = append(out, ln.Function.Name)
-			}
-		}
+func (r *runner) readDump(name string) (*goroutines.Dump, error) {
+	f, err := os.Open(filepath.Join(r.o.Dir, name))
+	if err != nil {
+		return nil, err // not collected: the problems say why
 	}
-	return out
-}
-
-// topFrame is the innermost frame outside the runtime and internal
-// packages: what the goroutine waits in, as a reader names it.
-func topFrame(frames []string) string {
-	for _, f := range frames {
-		if !strings.HasPrefix(f, "runtime.") && !strings.HasPrefix(f, "internal/") && !strings.HasPrefix(f, "sync.runtime_") {
-			return f
-		}
+	defer f.Close()
+	d := goroutines.NewDump()
+	if err := goroutines.Read(name, f, d, goroutines.Options{}); err != nil {
+		r.problem("%s: %v", name, err)
+		return nil, err
 	}
-	return frames[0]
+	d.Sort()
+	return d, nil
 }

@@ -89,17 +89,8 @@ func healthFindings(rep *Report) []Finding {
 			Evidence: fmt.Sprintf("p50 %s, p99 %s, max %s; GC pause p99 %s", seconds(rep.Latency.P50), seconds(rep.Latency.P99), seconds(rep.Latency.Max), seconds(rep.GC.PauseP99)),
 			Where:    "the execution trace (blocking, scheduler latency) and the GC", Effect: 0.05})
 	}
-	if g := rep.Goroutines; g.Start > 0 && g.End > 2*g.Start+10 {
-		grew := ""
-		for _, gr := range g.Groups {
-			if gr.End > gr.Start {
-				grew = fmt.Sprintf("; most in %s (%d → %d)", gr.Top, gr.Start, gr.End)
-				break
-			}
-		}
-		out = append(out, Finding{Kind: "goroutines",
-			Title:    fmt.Sprintf("goroutines grew from %d to %d during the load", g.Start, g.End),
-			Evidence: "goroutine profiles at the start and the end" + grew, Where: "goroutines-end.txt", Effect: 0.02})
+	if f, ok := goroutineFinding(rep); ok {
+		out = append(out, f)
 	}
 	if t := rep.Trace; t.SchedLatencyP99 > 0.005 {
 		out = append(out, Finding{Kind: "sched",
@@ -168,4 +159,28 @@ func byteSize(b int64) string {
 		f /= 1024
 	}
 	return ""
+}
+
+// goroutineFinding reports the group of goroutines that grew most, when
+// it grew by at least 10 and by one for every 20 requests or more: a
+// number of goroutines that follows the load, not a pool.
+func goroutineFinding(rep *Report) (Finding, bool) {
+	g := rep.Goroutines
+	if len(g.Groups) == 0 || rep.Requests == 0 {
+		return Finding{}, false
+	}
+	top := g.Groups[0] // the most grown first
+	grew := top.End - top.Start
+	if grew < 10 || float64(grew) < float64(rep.Requests)/20 {
+		return Finding{}, false
+	}
+	ev := fmt.Sprintf("%d goroutines at the start, %d at the end", g.Start, g.End)
+	if len(g.Leaks) > 0 {
+		ev += "; " + g.Leaks[0]
+	}
+	return Finding{Kind: "goroutines",
+		Title: fmt.Sprintf("goroutines in %s grew by %d during %d requests (%.2f per request), %s",
+			shortFunc(top.Top), grew, rep.Requests, float64(grew)/float64(rep.Requests), top.State),
+		Evidence: ev, Where: "goroutines-end.txt (perflab goroutines -base goroutines-start.txt goroutines-end.txt)",
+		Effect: 0.05}, true
 }

@@ -57,9 +57,11 @@ func (r *runner) takeSnapshots(ctx context.Context, when string) snapshots {
 		})
 	}
 	wg.Wait()
-	if when == "end" && r.proc.running() { // the goroutine dump as the goroutines tool reads it
+	if r.proc.running() { // the goroutine dump, grouped by package goroutines
 		if b, err := fetch(ctx, r.o.Pprof+"goroutine?debug=2", 30*time.Second); err == nil {
-			r.save("goroutines-end.txt", b)
+			r.save("goroutines-"+when+".txt", b)
+		} else {
+			r.problem("goroutine dump: %v", err)
 		}
 	}
 	return out

@@ -43,9 +43,10 @@ table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: righ
 {{end}}</table>
 <h2>Goroutines</h2>
 <p>{{.R.Goroutines.Start}} at the start, {{.R.Goroutines.End}} at the end.</p>
-<table><tr><th>start</th><th>end</th><th class="l">waiting in</th><th class="l">started by</th></tr>
-{{range .R.Goroutines.Groups}}<tr><td>{{.Start}}</td><td>{{.End}}</td><td class="l">{{.Top}}</td><td class="l">{{.Root}}</td></tr>
+<table><tr><th>start</th><th>end</th><th class="l">in</th><th class="l">state</th><th class="l">started by</th></tr>
+{{range .R.Goroutines.Groups}}<tr><td>{{.Start}}</td><td>{{.End}}</td><td class="l">{{.Top}}</td><td class="l">{{.State}}</td><td class="l">{{.Root}}</td></tr>
 {{end}}</table>
+{{range .R.Goroutines.Leaks}}<p>{{.}}</p>{{end}}
 {{with .R.Trace}}{{if .File}}<h2>Execution trace</h2>
 <p>{{.File}}: {{printf "%.2f" .BusyPs}} of {{.GOMAXPROCS}} Ps busy on average; scheduling latency p99 {{seconds .SchedLatencyP99}}; {{seconds .LockWait}} waiting for locks.</p>
 <ul>{{range .Verdicts}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}

@@ -147,17 +147,21 @@ type HeapPoint struct {
 	Goal    int64   `json:"goal_bytes"`
 }
 
-// GoroutinesReport compares the goroutines at the start and the end.
+// GoroutinesReport compares the goroutine dumps of the start and the end,
+// as package goroutines groups them.
 type GoroutinesReport struct {
 	Start  int64            `json:"start"`
 	End    int64            `json:"end"`
-	Groups []GoroutineGroup `json:"groups"`
+	Groups []GoroutineGroup `json:"groups"` // the most grown first, at most 20
+	Leaks  []string         `json:"leaks,omitempty"`
 }
 
-// A GoroutineGroup is the goroutines with the same stack.
+// A GoroutineGroup is the goroutines with the same frames, state and
+// creator.
 type GoroutineGroup struct {
-	Top   string `json:"top"`   // the innermost frame outside the runtime
-	Root  string `json:"root"`  // the outermost frame: what started them
+	Top   string `json:"top"`   // the first frame in user code, else the innermost
+	State string `json:"state"` // "IO wait", "chan receive", ...
+	Root  string `json:"root"`  // the function whose go statement started them
 	Start int64  `json:"start"` // how many at the start
 	End   int64  `json:"end"`
 }

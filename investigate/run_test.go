@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -122,6 +123,7 @@ const misbehaving = `package main
 
 import (
 	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"time"
 )
@@ -133,6 +135,11 @@ func main() {
 		os.Exit(3)
 	case "silent":
 		time.Sleep(time.Hour)
+	case "leak":
+		http.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+			go func() { select {} }()
+		})
+		http.ListenAndServe(os.Args[2], nil)
 	case "nopprof":
 		http.ListenAndServe(os.Args[2], http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Write(make([]byte, 1000))
@@ -169,6 +176,15 @@ func TestMisbehavingPrograms(t *testing.T) {
 	}
 	if len(rep.Problems) == 0 || !strings.Contains(rep.Problems[0], "does not serve /debug/pprof/") || rep.Requests < 200 {
 		t.Errorf("nopprof: problems %q, %d requests", rep.Problems, rep.Requests)
+	}
+	o = base("leak") // the default -pprof: /debug/pprof/ on the URL's host
+	rep, err = Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("leak: %v", err)
+	}
+	if !slices.ContainsFunc(rep.Findings, func(f Finding) bool { return f.Kind == "goroutines" }) ||
+		rep.Goroutines.End < rep.Goroutines.Start+200 || len(rep.Goroutines.Leaks) == 0 {
+		t.Errorf("leak: goroutines %+v, findings %+v", rep.Goroutines, rep.Findings)
 	}
 	if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second); err == nil {
 		c.Close()

@@ -158,12 +158,19 @@ func (rep *Report) writeRuntimeText(w io.Writer) {
 	gr := rep.Goroutines
 	fmt.Fprintf(w, "\nGoroutines: %d at the start, %d at the end\n", gr.Start, gr.End)
 	for _, x := range gr.Groups[:min(8, len(gr.Groups))] {
-		fmt.Fprintf(w, "  %5d → %-5d %s (started by %s)\n", x.Start, x.End, x.Top, x.Root)
+		by := ""
+		if x.Root != "" {
+			by = ", started by " + x.Root
+		}
+		fmt.Fprintf(w, "  %5d → %-5d %s [%s%s]\n", x.Start, x.End, x.Top, x.State, by)
+	}
+	for _, l := range gr.Leaks {
+		fmt.Fprintf(w, "  %s\n", l)
 	}
 	if t := rep.Trace; t.File != "" {
 		fmt.Fprintf(w, "\nExecution trace (%s, %s): %.2f of %d Ps busy on average, scheduling latency p99 %s, %s waiting for locks\n",
 			t.File, seconds(t.Seconds), t.BusyPs, t.GOMAXPROCS, seconds(t.SchedLatencyP99), seconds(t.LockWait))
-		for _, l := range rep.Trace.Summary {
+		for _, l := range t.Summary {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
