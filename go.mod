@@ -10,9 +10,7 @@ require (
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
+	google.golang.org/protobuf v1.31.0
 )
 
-require (
-	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
-	google.golang.org/protobuf v1.31.0 // indirect
-)
+require github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
