@@ -35,7 +35,7 @@ var commands = []*command{
 	shellCmd,
 	traceCmd,
 	loadCmd,
-	runCmd,
+	investigateCmd,
 	gcCmd,
 	schedCmd,
 	goroutinesCmd,

@@ -12,7 +12,7 @@ import (
 	"github.com/perflab/perflab/investigate"
 )
 
-var runCmd = &command{
+var investigateCmd = &command{
 	name:    "run",
 	summary: "investigate a server: load, profiles, GC, goroutines and a trace, one report",
 	usage: `usage: perflab run [load flags] -url URL [-url URL]... [-pprof URL] [-o DIR] [-base DIR] -- PROGRAM [ARGS]
@@ -53,10 +53,10 @@ Examples:
 `,
 }
 
-func init() { runCmd.run = runRun } // runRun refers to runCmd
+func init() { investigateCmd.run = runRun } // runRun refers to investigateCmd
 
 func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(runCmd)
+	fs := newFlagSet(investigateCmd)
 	var f loadFlags
 	f.register(fs)
 	var urls stringList
@@ -71,7 +71,7 @@ func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	fs.DurationVar(&o.Wait, "wait", investigate.DefaultWait, "")
 	fs.DurationVar(&o.Grace, "grace", investigate.DefaultGrace, "")
 	fs.BoolVar(&o.AllowRemote, "allow-remote", false, "")
-	if err := parseFlags(runCmd, fs, stdout, args); err != nil {
+	if err := parseFlags(investigateCmd, fs, stdout, args); err != nil {
 		return err
 	}
 	if len(urls) == 0 {
