@@ -47,7 +47,8 @@ type Options struct {
 	// Rounds is how many equal parts the measured load is cut into to
 	// judge its noise; 0 means DefaultRounds.
 	Rounds int
-	// TraceSeconds is the length of the execution trace; 0 means 1.
+	// TraceSeconds is the length of the execution trace; 0 means 1, a
+	// negative value no trace.
 	TraceSeconds int
 	// Wait bounds the wait for the first URL to answer; 0 means DefaultWait.
 	Wait time.Duration
@@ -115,7 +116,7 @@ func (o *Options) check() error {
 	if o.Rounds <= 0 {
 		o.Rounds = DefaultRounds
 	}
-	if o.TraceSeconds <= 0 {
+	if o.TraceSeconds == 0 {
 		o.TraceSeconds = 1
 	}
 	if o.Wait <= 0 {

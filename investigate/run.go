@@ -219,6 +219,9 @@ func (r *runner) measure(ctx context.Context) error {
 	if pprofOK {
 		wg.Go(func() { r.cpuFile = r.fetchTimed(colCtx, "profile", cpuSecs, "cpu.pprof") })
 		wg.Go(func() {
+			if r.o.TraceSeconds < 0 {
+				return
+			}
 			select { // the trace from the middle of the load
 			case <-time.After(min(est/3, 2*time.Second)):
 			case <-colCtx.Done():

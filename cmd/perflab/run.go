@@ -38,7 +38,7 @@ Flags:
                 -rounds with their noise judged, allocations and GC
   -warmup DUR   load before measuring (default 1s; 0 for the default, -1s for none)
   -rounds N     parts the measured load is cut into to judge noise (default 5)
-  -trace SECS   length of the execution trace (default 1)
+  -trace SECS   length of the execution trace (default 1; 0 for none)
   -wait DUR     how long the program has to answer the first -url (default 30s)
   -grace DUR    how long the program has to exit after SIGTERM (default 5s)
   -allow-remote allow URLs on other hosts than this one
@@ -80,8 +80,11 @@ func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	if fs.NArg() == 0 {
 		return usageErrorf("no program: give it after --, e.g. perflab run -url http://127.0.0.1:8080/ -- ./server")
 	}
-	if o.Rounds < 1 || o.TraceSeconds < 1 || o.Wait <= 0 || o.Grace <= 0 {
-		return usageErrorf("-rounds and -trace must be at least 1, -wait and -grace positive")
+	if o.Rounds < 1 || o.TraceSeconds < 0 || o.Wait <= 0 || o.Grace <= 0 {
+		return usageErrorf("-rounds must be at least 1, -trace at least 0, -wait and -grace positive")
+	}
+	if o.TraceSeconds == 0 {
+		o.TraceSeconds = -1 // none
 	}
 	cfg, err := f.config(urls[0])
 	if err != nil {
