@@ -125,6 +125,8 @@ import (
 	"net/http"
 	_ "net/http/pprof"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 )
 
@@ -133,7 +135,8 @@ func main() {
 	case "exit":
 		println("bye")
 		os.Exit(3)
-	case "silent":
+	case "silent": // and deaf to SIGTERM
+		signal.Ignore(syscall.SIGTERM)
 		time.Sleep(time.Hour)
 	case "leak":
 		http.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -155,15 +158,22 @@ func TestMisbehavingPrograms(t *testing.T) {
 		return Options{Program: bin, Args: []string{mode, "127.0.0.1:" + port}, URLs: []string{"http://127.0.0.1:" + port + "/"},
 			Load: loadgen.Config{C: 2, N: 200}, Dir: t.TempDir(), Wait: 2 * time.Second, Warmup: 200 * time.Millisecond}
 	}
-	for _, c := range []struct{ mode, want string }{
-		{"exit", "exited with status 3 before"},
-		{"silent", "did not answer within 2s"},
+	for _, c := range []struct {
+		mode, want string
+		status     int
+	}{
+		{"exit", "exited with status 3 before", 3},
+		{"silent", "did not answer within 2s", 128 + 9}, // SIGTERM ignored: killed
 	} {
 		o := base(c.mode)
+		o.Grace = 300 * time.Millisecond
 		rep, err := Run(context.Background(), o)
 		if err == nil || !strings.Contains(err.Error(), c.want) || rep == nil {
 			t.Errorf("%s: %v, want an error saying %q", c.mode, err, c.want)
 			continue
+		}
+		if rep.ExitStatus != c.status {
+			t.Errorf("%s: exit status %d, want %d", c.mode, rep.ExitStatus, c.status)
 		}
 		if _, err := os.Stat(filepath.Join(o.Dir, "report.json")); err != nil {
 			t.Errorf("%s: no report kept: %v", c.mode, err)
@@ -215,4 +225,42 @@ func TestBadOptions(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "nonexistent") {
 		t.Errorf("missing program: %v", err)
 	}
+}
+
+// TestProcessGroup: a program's own children are stopped with it.
+func TestProcessGroup(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /bin/sh and /proc")
+	}
+	bin := testprog.BuildSource(t, misbehaving)
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	port := freePort(t)
+	o := Options{Program: "/bin/sh", Args: []string{"-c", "sleep 300 & echo $! > " + pidFile + "; exec " + bin + " nopprof 127.0.0.1:" + port},
+		URLs: []string{"http://127.0.0.1:" + port + "/"}, Load: loadgen.Config{C: 1, N: 20}, Dir: dir, Warmup: -1}
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	deadline := time.Now().Add(5 * time.Second)
+	for processAlive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program's child %d still runs after Run", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// processAlive reports whether pid runs and is not a zombie.
+func processAlive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	return len(f) > 2 && f[2] != "Z"
 }
