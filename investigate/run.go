@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,15 +119,13 @@ func (r *runner) run(ctx context.Context) error {
 	return r.measure(ctx)
 }
 
-// waitReady polls the first URL until it answers, the program exits or
-// o.Wait passes.
+// waitReady polls the first URL with GET until it gives an HTTP response
+// of any status, the program exits or o.Wait passes.
 func (r *runner) waitReady(ctx context.Context) error {
 	r.o.Progress("waiting for " + r.o.URLs[0])
 	deadline := time.Now().Add(r.o.Wait)
 	for {
-		c, err := net.DialTimeout("tcp", hostPort(r.o.URLs[0]), time.Second)
-		if err == nil {
-			c.Close()
+		if answers(ctx, r.o.URLs[0]) {
 			return nil
 		}
 		select {
@@ -142,6 +141,22 @@ func (r *runner) waitReady(ctx context.Context) error {
 				r.o.URLs[0], r.o.Wait, filepath.Join(r.o.Dir, "program.log"))
 		}
 	}
+}
+
+// answers reports whether u gives an HTTP response of any status.
+func answers(ctx context.Context, u string) bool {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return true
 }
 
 // warmup loads each URL for a share of o.Warmup, so that caches fill
