@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -137,8 +138,10 @@ func (r *runner) analyzeCPU() {
 	rep.CPU.CPUSeconds = time.Duration(total).Seconds()
 	if rep.CPU.ProfileSeconds > 0 {
 		rep.CPU.Utilization = rep.CPU.CPUSeconds / rep.CPU.ProfileSeconds
-		if rep.RPS > 0 {
-			rep.CPU.SecondsPerRequest = rep.CPU.Utilization / rep.RPS
+		// the requests served while the profile ran: it may outlast a -n
+		// load whose length was estimated from the warm-up
+		if served := rep.RPS * min(rep.CPU.ProfileSeconds, rep.WindowSeconds); served > 0 {
+			rep.CPU.SecondsPerRequest = rep.CPU.CPUSeconds / served
 		}
 	}
 	if total > 0 {
@@ -147,6 +150,9 @@ func (r *runner) analyzeCPU() {
 		rep.CPU.MallocShare = float64(sumMatching(p, last, "runtime.mallocgc")) / float64(total)
 	}
 	rep.CPUTop = topFuncs(p, "", 15)
+	for i := range rep.CPUTop[:min(5, len(rep.CPUTop))] {
+		rep.CPUTop[i].CalledFrom = callerIn(p, rep.CPUTop[i].Func)
+	}
 	r.cpuProfile = p
 }
 
@@ -283,4 +289,41 @@ func (r *runner) readDump(name string) (*goroutines.Dump, error) {
 	}
 	d.Sort()
 	return d, nil
+}
+
+// callerIn names the place in the program's own code whose calls spend
+// most of fn's flat time: the first frame of user code above fn on the
+// stacks where fn is the leaf, as "search.rssSearch (search.go:146)".
+func callerIn(p *profile.Profile, fn string) string {
+	if userCode(fn) {
+		return ""
+	}
+	last := len(p.SampleType) - 1
+	weights := map[string]int64{}
+	for _, s := range p.Sample {
+		var frames []frame
+		for _, loc := range s.Location {
+			for _, ln := range loc.Line {
+				if ln.Function != nil {
+					frames = append(frames, frame{ln.Function.Name, ln.Function.Filename, ln.Line})
+				}
+			}
+		}
+		if len(frames) == 0 || frames[0].fn != fn {
+			continue
+		}
+		for _, f := range frames[1:] {
+			if userCode(f.fn) {
+				weights[fmt.Sprintf("%s (%s:%d)", shortFunc(f.fn), filepath.Base(f.file), f.line)] += s.Value[last]
+				break
+			}
+		}
+	}
+	best, bestW := "", int64(0)
+	for k, w := range weights {
+		if w > bestW || w == bestW && k < best {
+			best, bestW = k, w
+		}
+	}
+	return best
 }

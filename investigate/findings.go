@@ -65,10 +65,15 @@ func cpuFindings(rep *Report) []Finding {
 			break
 		}
 		n++
-		out = append(out, Finding{Kind: "cpu",
-			Title:    fmt.Sprintf("%.0f%% of CPU time is spent in %s itself", 100*f.FlatPct, shortFunc(f.Func)),
+		title := fmt.Sprintf("%.0f%% of CPU time is spent in %s itself", 100*f.FlatPct, shortFunc(f.Func))
+		where := f.Func
+		if f.CalledFrom != "" {
+			title += ", most of it called from " + f.CalledFrom
+			where = f.CalledFrom
+		}
+		out = append(out, Finding{Kind: "cpu", Title: title,
 			Evidence: fmt.Sprintf("flat %s, cumulative %s (%.0f%%) of %.1f s of CPU profile", f.FlatText, f.CumText, 100*f.CumPct, rep.CPU.CPUSeconds),
-			Where:    f.Func, Effect: f.FlatPct})
+			Where:    where, Effect: f.FlatPct})
 	}
 	return out
 }

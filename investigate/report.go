@@ -102,6 +102,10 @@ type FuncShare struct {
 	CumText  string  `json:"cum_text,omitempty"`
 	FlatPct  float64 `json:"flat_share"`
 	CumPct   float64 `json:"cum_share"`
+	// CalledFrom is, for a library function among the first of the CPU
+	// top, the place in the program's code whose calls spend most of its
+	// flat time.
+	CalledFrom string `json:"called_from,omitempty"`
 }
 
 // An AllocSite is a place in the program's code where memory was

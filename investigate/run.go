@@ -169,7 +169,7 @@ func (r *runner) warmup(ctx context.Context) error {
 	for _, u := range r.o.URLs {
 		cfg := r.o.Load
 		cfg.URL, cfg.N, cfg.Duration = u, 0, r.o.Warmup/time.Duration(len(r.o.URLs))
-		cfg.OnSample, cfg.OnProgress, cfg.Rate = nil, nil, 0
+		cfg.OnSample, cfg.OnProgress = nil, nil
 		res, err := loadgen.Run(ctx, cfg)
 		if err != nil {
 			return fmt.Errorf("warm-up of %s: %w", u, err)
