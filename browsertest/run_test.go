@@ -18,22 +18,22 @@ import (
 )
 
 // TestRunReport runs the real rsssearch service under investigate.Run,
-// with a hostile search term in the URL, then adds hostile function and
+// naive then tuned with naive as its base, with a hostile search term in
+// the URL; opens the tuned report, whose CPU and differential flame graphs
+// must draw; then adds hostile function and
 // file names to the report (as a profile could carry them) and opens the
 // HTML page in headless Chromium: every chart drawn, no console errors,
 // nothing hostile run as script or parsed as markup.
 func TestRunReport(t *testing.T) {
 	bin := testprog.BuildPackage(t, "github.com/perflab/perflab/examples/rsssearch/cmd/rsssearch")
-	port, debug := freePort(t), freePort(t)
+	base := t.TempDir()
+	if _, err := investigate.Run(context.Background(), rssOptions(t, bin, "naive", base)); err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
-	rep, err := investigate.Run(context.Background(), investigate.Options{
-		Program: bin,
-		Args:    []string{"-variant=naive", "-addr=127.0.0.1:" + port, "-debug-addr=127.0.0.1:" + debug},
-		URLs:    []string{"http://127.0.0.1:" + port + "/search?cnn=on&nyt=on&term=" + url.QueryEscape(hostile)},
-		Pprof:   "http://127.0.0.1:" + debug + "/debug/pprof/",
-		Load:    loadgen.Config{Method: "POST", C: 2, Duration: 1500 * time.Millisecond},
-		Dir:     dir, Warmup: 300 * time.Millisecond,
-	})
+	o := rssOptions(t, bin, "tuned", dir)
+	o.Base = base
+	rep, err := investigate.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +59,17 @@ func TestRunReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		browser.CheckCharts(t, p, 4, 0)
+		if page != path {
+			waitFor(t, p, `(() => { const f = window.perflabFlames || {}; return !!(f["flame-cpu"] && f["flame-cpu"].view && f["flame-diff"] && f["flame-diff"].view); })()`)
+			for _, id := range []string{"flame-cpu", "flame-diff"} { // drawn where scrolled into view
+				browser.Eval[bool](p, `(document.querySelector("#`+id+` .pf-canvas").scrollIntoView(), true)`)
+				time.Sleep(300 * time.Millisecond)
+				ink, err := browser.CanvasInk(p, "#"+id+" .pf-canvas", "color")
+				if err != nil || len(ink) != 1 || ink[0] < 1000 {
+					t.Errorf("%s: %s drew %v coloured pixels (err %v), want a drawn graph", page, id, ink, err)
+				}
+			}
+		}
 		if pwned, err := browser.Eval[bool](p, `window.pwned !== undefined`); err != nil || pwned {
 			t.Errorf("%s: hostile text ran as script (pwned=%v, err=%v)", page, pwned, err)
 		}
@@ -79,6 +90,20 @@ func TestRunReport(t *testing.T) {
 		}
 		browser.ScreenshotForTest(t, p, "run-report-"+strings.TrimSuffix(filepath.Base(page), ".html"))
 		p.Close()
+	}
+}
+
+// rssOptions loads one variant of rsssearch briefly, with a hostile
+// search term in the URL.
+func rssOptions(t *testing.T, bin, variant, dir string) investigate.Options {
+	port, debug := freePort(t), freePort(t)
+	return investigate.Options{
+		Program: bin,
+		Args:    []string{"-variant=" + variant, "-addr=127.0.0.1:" + port, "-debug-addr=127.0.0.1:" + debug},
+		URLs:    []string{"http://127.0.0.1:" + port + "/search?cnn=on&nyt=on&term=" + url.QueryEscape(hostile)},
+		Pprof:   "http://127.0.0.1:" + debug + "/debug/pprof/",
+		Load:    loadgen.Config{Method: "POST", C: 2, Duration: 1500 * time.Millisecond},
+		Dir:     dir, Warmup: 300 * time.Millisecond, NoReasons: true,
 	}
 }
 
