@@ -19,7 +19,7 @@ func graphFromBytes(data []byte) *Graph {
 	for i := range n {
 		text := ""
 		if len(data) > 0 {
-			text = string(data[i%len(data):min(len(data), i%len(data)+12)])
+			text = string(data[i%len(data) : min(len(data), i%len(data)+12)])
 		}
 		g.Nodes = append(g.Nodes, &Node{ID: fmt.Sprintf("N%d", i+1), Name: text, Lines: []string{text, "x"}, FontSize: 8 + i%17, Parent: -1})
 	}
