@@ -86,16 +86,7 @@ func dotIDs(ns []*dotNode) []int32 {
 // dotLabels are the legend's lines: the profile's labels (always, unlike
 // text reports), the filters, what was trimmed and a pointer to help.
 func (r *run) dotLabels(dg *dotGraph) []string {
-	out := r.profileLabels()
-	if fs := r.o.ActiveFilters(); len(fs) > 0 {
-		out = append(out, "Active filters:")
-		for _, f := range fs {
-			if len(f) > 80 {
-				f = f[:80] + "…"
-			}
-			out = append(out, "   "+f)
-		}
-	}
+	out := append(r.profileLabels(), r.filterLabels()...)
 	var shown int64
 	for _, n := range dg.nodes {
 		shown += n.flatValue()

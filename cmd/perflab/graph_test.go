@@ -203,7 +203,14 @@ func hostileGraphProfile(t *testing.T) (path string, names []string) {
 		{Location: locs, Value: []int64{5}, Label: map[string][]string{"<k>": {`"v"&<script>`}}},
 		{Location: locs[1:], Value: []int64{3}},
 	}
-	path = filepath.Join(t.TempDir(), "hostile.pb.gz")
+	path = writeTestProfile(t, p, "hostile.pb.gz")
+	return path, names
+}
+
+// writeTestProfile writes p into t's temporary directory as name.
+func writeTestProfile(t *testing.T, p *profile.Profile, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +221,7 @@ func hostileGraphProfile(t *testing.T) (path string, names []string) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return path, names
+	return path
 }
 
 // TestGraphHostileStrings checks that -dot escapes hostile strings as pprof
