@@ -329,3 +329,28 @@ func TestGraphErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphShellDot replays dot commands into pprof's shell and perflab's:
+// the same standard output.
+func TestGraphShellDot(t *testing.T) {
+	reporttest.Pprof(t)
+	p := reporttest.Generate(t)
+	script := "dot\ndot 12 -cum\nnodecount=5\ndot main\nlines=true\ndot -runtime\n"
+	args := []string{"-sample_index=alloc_space", p.Path("allocs.pb.gz")}
+	for _, a := range [][]string{{p.Path("cpu.pb.gz")}, args} {
+		want, wantErr, err := reporttest.RunPprof(t, p.Dir, []byte(script), a...)
+		if err != nil {
+			t.Fatalf("pprof: %v\n%s", err, wantErr)
+		}
+		if bytes.Count(want, []byte("digraph")) != 4 {
+			t.Fatalf("pprof's shell printed %d graphs, want 4:\n%s", bytes.Count(want, []byte("digraph")), wantErr)
+		}
+		var got, gotErr bytes.Buffer
+		if err := runShell(context.Background(), shellCmd, &got, &gotErr, strings.NewReader(script), a); err != nil {
+			t.Fatalf("perflab shell: %v", err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("shell dot %v differs from pprof's: %s", a, reporttest.FirstDiff(got.Bytes(), want))
+		}
+	}
+}
