@@ -35,7 +35,7 @@ func WriteDrawingSVG(w io.Writer, g *Graph, d *Drawing) error {
 	}
 	s.printf("<g class=\"edges\">\n")
 	for i, e := range g.Edges {
-		if i < len(d.Edges) && len(d.Edges[i].Points) >= 2 {
+		if len(d.Edges[i].Points) >= 2 {
 			s.edge(g, i, e, d.Edges[i])
 		}
 	}

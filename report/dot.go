@@ -156,14 +156,20 @@ func (c *dotComposer) body(dg *dotGraph) {
 
 // sortEdgeList orders edges by weight, then by caller and callee name.
 func sortEdgeList(es []*dotEdge, names []string) {
+	// pprof leaves edges of equal and opposite weights in random order
+	// (its comparison is not a strict order): order them by name, then
+	// positive first.
 	sortFunc(es, func(a, b *dotEdge) bool {
-		if a.w != b.w {
-			return abs64(a.w) > abs64(b.w)
+		if wa, wb := abs64(a.w), abs64(b.w); wa != wb {
+			return wa > wb
 		}
 		if s, t := names[a.src.id], names[b.src.id]; s != t {
 			return s < t
 		}
-		return names[a.dst.id] < names[b.dst.id]
+		if s, t := names[a.dst.id], names[b.dst.id]; s != t {
+			return s < t
+		}
+		return a.w > b.w
 	})
 }
 
