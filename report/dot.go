@@ -150,7 +150,12 @@ func (c *dotComposer) body(dg *dotGraph) {
 	names := dg.ix.names
 	sortEdgeList(edges, names)
 	for _, e := range edges {
-		c.edge(e, pos[e.src], pos[e.dst], index[e.src], index[e.dst], hasTags[e.src], names)
+		fi, fok := index[e.src]
+		ti, tok := index[e.dst]
+		if !fok || !tok {
+			fi, ti = -1, -1 // to a node left out: in the DOT only
+		}
+		c.edge(e, pos[e.src], pos[e.dst], fi, ti, hasTags[e.src], names)
 	}
 }
 

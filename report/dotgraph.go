@@ -119,14 +119,16 @@ func (dg *dotGraph) rebuild(r *run, keep []int32, tagUnit string) []*dotNode {
 		if kept != nil && !kept[id] {
 			continue
 		}
-		if st.cum[id] == 0 && st.flat[id] == 0 {
-			continue
-		}
 		n := &dotNode{id: int32(id), flat: st.flat[id], flatDiv: st.flatDiv[id], cum: st.cum[id], cumDiv: st.cumDiv[id],
 			labelTags: map[string]*dotTag{}, numTags: map[string]map[string]*dotTag{},
 			in: map[*dotNode]*dotEdge{}, out: map[*dotNode]*dotEdge{}}
 		byID[id] = n
-		g = append(g, n)
+		// A node whose values cancel out (in a diff) is left out of the
+		// graph but, as in pprof, keeps its edges: the nodes it calls or
+		// is called by count them, and -dot prints them to "N0".
+		if st.cum[id] != 0 || st.flat[id] != 0 {
+			g = append(g, n)
+		}
 	}
 	role := make([]uint8, len(ix.infos))
 	for i := range role {

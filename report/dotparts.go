@@ -53,6 +53,9 @@ func (c *dotComposer) edge(e *dotEdge, from, to, fi, ti int, srcHasTags bool, na
 		minLen = 2
 	}
 	c.printf("N%d -> N%d [%s]\n", from, to, attr)
+	if fi < 0 || ti < 0 {
+		return
+	}
 	label := w
 	if e.inline {
 		label += " (inline)"

@@ -43,13 +43,14 @@ var graphCases = [][]string{
 	{"-divide_by=3", "cpu.pb.gz"},
 	{"-trim=false", "cpu.pb.gz"},
 	{"cpu.pb.gz", "cpu2.pb.gz"},
-	// With -base and -diff_base, pprof's entropy scores vary in their last
-	// bits between runs (summed in map order, with negative weights): at
-	// the default -nodecount, which nodes make the cut can differ from one
-	// pprof run to the next, so these keep every node.
-	{"-base=cpu2.pb.gz", "-nodecount=1000", "cpu.pb.gz"},
-	{"-diff_base=cpu2.pb.gz", "-nodecount=1000", "cpu.pb.gz"},
-	{"-diff_base=cpu2.pb.gz", "-nodecount=1000", "-lines", "cpu.pb.gz"},
+	// With -base and -diff_base, pprof's entropy scores can vary in their
+	// last bits between runs (summed in map order, with negative weights),
+	// and with them the order of nodes; compareDot allows for that.
+	{"-base=cpu2.pb.gz", "-nodecount=1000", "-nodefraction=0", "-edgefraction=0", "cpu.pb.gz"},
+	{"-diff_base=cpu2.pb.gz", "-nodecount=1000", "-nodefraction=0", "-edgefraction=0", "cpu.pb.gz"},
+	{"-diff_base=cpu2.pb.gz", "-nodecount=1000", "-nodefraction=0", "-edgefraction=0", "-lines", "cpu.pb.gz"},
+	{"-diff_base=cpu2.pb.gz", "cpu.pb.gz"},
+	{"-base=cpu2.pb.gz", "cpu.pb.gz"},
 	{"-sample_index=alloc_space", "allocs.pb.gz"},
 	{"-sample_index=alloc_objects", "-nodecount=8", "allocs.pb.gz"},
 	{"-inuse_space", "heap.pb.gz"},
