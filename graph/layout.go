@@ -368,6 +368,7 @@ func (l *layered) order() {
 				l.sortRank(r, false)
 			}
 		}
+		l.transpose()
 		if c := l.crossings(); c < bestC {
 			bestC, best = c, l.snapshot()
 		}
