@@ -13,8 +13,8 @@ import (
 )
 
 // TestGraphSVGDraws opens perflab graph -svg's output of a real CPU profile
-// in headless Chromium: no console errors, every node drawn inside the
-// drawing with text, no two node boxes overlapping on screen, the wheel
+// in headless Chromium: no console errors, every node drawn with its text
+// inside its box, no two node boxes overlapping on screen, the wheel
 // zooms, a drag pans and a click on a node reports it.
 func TestGraphSVGDraws(t *testing.T) {
 	b := browser.ForTest(t)
@@ -30,27 +30,28 @@ func TestGraphSVGDraws(t *testing.T) {
 	}
 	defer p.Close()
 	type check struct {
-		Nodes, Drawn, Overlaps, Edges int
+		Nodes, Drawn, Overlaps, Overflows, Edges int
 	}
 	c, err := browser.Eval[check](p, `(() => {
 		const nodes = Array.from(document.querySelectorAll("g.node"));
 		const boxes = nodes.map((n) => n.querySelector("rect").getBoundingClientRect());
-		let drawn = 0, overlaps = 0;
+		let drawn = 0, overlaps = 0, overflows = 0;
 		nodes.forEach((n, i) => {
-			const t = n.querySelector("text").getBBox();
+			const t = n.querySelector("text").getBBox(), r = n.querySelector("rect").getBBox();
 			if (boxes[i].width > 0 && boxes[i].height > 0 && t.width > 0) drawn++;
+			if (t.x < r.x || t.y < r.y || t.x + t.width > r.x + r.width || t.y + t.height > r.y + r.height) overflows++;
 			for (let j = i + 1; j < boxes.length; j++) {
 				const a = boxes[i], b = boxes[j];
 				if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) overlaps++;
 			}
 		});
-		return {Nodes: nodes.length, Drawn: drawn, Overlaps: overlaps, Edges: document.querySelectorAll("g.edge path").length};
+		return {Nodes: nodes.length, Drawn: drawn, Overlaps: overlaps, Overflows: overflows, Edges: document.querySelectorAll("g.edge path").length};
 	})()`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Nodes < 10 || c.Drawn != c.Nodes || c.Overlaps != 0 || c.Edges < c.Nodes/2 {
-		t.Errorf("graph: %+v; want every node drawn with text, none overlapping, edges", c)
+	if c.Nodes < 10 || c.Drawn != c.Nodes || c.Overlaps != 0 || c.Overflows != 0 || c.Edges < c.Nodes/2 {
+		t.Errorf("graph: %+v; want every node drawn with its text inside, none overlapping, edges", c)
 	}
 	type view struct {
 		Zoomed, Panned, Clicked string
