@@ -265,8 +265,7 @@ func indeg0(l *layered, t int) bool {
 func maxDummies(n int) int { return max(4000, 8*n) }
 
 // addDummies routes every edge through one vertex per rank it crosses
-// (the shortest edges first, within maxDummies) and builds the ranks'
-// vertex lists.
+// (the shortest edges first, within maxDummies), then orders the ranks.
 func (l *layered) addDummies() {
 	var edges []int
 	for i, e := range l.g.Edges {
@@ -300,12 +299,17 @@ func (l *layered) addDummies() {
 		l.link(prev, b, 1)
 		l.chains[i] = append(chain, b)
 	}
+	l.initialOrder()
+}
+
+// initialOrder builds the ranks' vertex lists, each vertex in the order a
+// breadth-first walk from the roots (in node order) first reaches it.
+func (l *layered) initialOrder() {
 	maxRank := 0
 	for i := range l.v {
 		maxRank = max(maxRank, l.v[i].rank)
 	}
 	l.ranks = make([][]int, maxRank+1)
-	// Initial order: breadth first from the roots, in node order.
 	seen := make([]bool, len(l.v))
 	var queue []int
 	for i := range l.g.Nodes {
