@@ -28,6 +28,7 @@ var commands = []*command{
 	disasmCmd,
 	peekCmd,
 	treeCmd,
+	graphCmd,
 	tracesCmd,
 	tagsCmd,
 	rawCmd,
