@@ -21,6 +21,12 @@ func TestRealProfiles(t *testing.T) {
 	t.Run("MatchesTop", func(t *testing.T) { testTreeMatchesTop(t, pr) })
 	t.Run("Diff", func(t *testing.T) { testDiffMatchesTop(t, pr) })
 	t.Run("SearchSandwichZoom", func(t *testing.T) { testSearchAndSandwich(t, pr) })
+	// The same on the parallel paths (Build, Functions, search), which
+	// only profiles of 50,000 samples or more take by default.
+	defer flame.SetParallelMin(10)()
+	t.Run("MatchesTopParallel", func(t *testing.T) { testTreeMatchesTop(t, pr) })
+	t.Run("DiffParallel", func(t *testing.T) { testDiffMatchesTop(t, pr) })
+	t.Run("SearchSandwichZoomParallel", func(t *testing.T) { testSearchAndSandwich(t, pr) })
 }
 
 func load(t *testing.T, opts profiles.Options, srcs ...string) *profile.Profile {

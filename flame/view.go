@@ -151,22 +151,30 @@ func (t *Tree) match(rx *regexp.Regexp) []bool {
 
 // matchedValue sums the samples (the base's if base) with a matched frame.
 func (t *Tree) matchedValue(matched []bool, base bool) int64 {
-	var w, d int64
-	for i := range t.w {
-		if t.isBase(i) != base {
-			continue
-		}
-		for _, f := range t.stack(i) {
-			if matched[f] {
-				w += t.w[i]
-				if t.d != nil {
-					d += t.d[i]
+	ranges := split(len(t.w))
+	parts := make([]sums, len(ranges))
+	parallel(ranges, func(k, lo, hi int) {
+		s := &parts[k]
+		for i := lo; i < hi; i++ {
+			if t.isBase(i) != base {
+				continue
+			}
+			for _, f := range t.stack(i) {
+				if matched[f] {
+					s.add(t, int32(i))
+					break
 				}
-				break
 			}
 		}
+	})
+	var all sums
+	for _, s := range parts {
+		all.merge(&s)
 	}
-	return divide(w, d)
+	if base {
+		return divide(all.bw, all.bd)
+	}
+	return divide(all.w, all.d)
 }
 
 // trim drops the narrowest frames past max, and their descendants.
