@@ -76,7 +76,9 @@ func benchView(b *testing.B, q func(t *flame.Tree) flame.Query) {
 }
 
 // BenchmarkView is the first flame graph view: the whole tree.
-func BenchmarkView(b *testing.B) { benchView(b, func(*flame.Tree) flame.Query { return flame.Query{} }) }
+func BenchmarkView(b *testing.B) {
+	benchView(b, func(*flame.Tree) flame.Query { return flame.Query{} })
+}
 
 // BenchmarkZoom is a click on a frame two levels down.
 func BenchmarkZoom(b *testing.B) {
