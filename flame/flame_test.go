@@ -57,9 +57,13 @@ func topRows(t *testing.T, p *profile.Profile, o report.Options) *report.JSONRep
 // and cum for the same options, and the root with the sum of flat.
 func checkAgainstTop(t *testing.T, p *profile.Profile, o report.Options) {
 	t.Helper()
+	before := p.String()
 	tree, err := flame.Build(p, o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if p.String() != before {
+		t.Fatal("Build changed the profile")
 	}
 	top := topRows(t, p, o)
 	if tree.Total != top.Total {

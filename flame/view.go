@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 )
 
 // DefaultMinWidth is the narrowest frame a View keeps, as a fraction of
@@ -127,7 +126,7 @@ func (t *Tree) View(q Query) (*View, error) {
 	v.trim(q.MaxFrames)
 	for i := range v.Frames {
 		f := &v.Frames[i]
-		if matched != nil && f.Name != "root" {
+		if matched != nil && (i > 0 || len(v.Path) > 0 || v.Sandwich != "") {
 			if id, ok := t.byName[f.Name]; ok {
 				f.Matched = matched[id]
 			}
@@ -227,6 +226,3 @@ func (t *Tree) HasFrame(name string) bool {
 	_, ok := t.byName[name]
 	return ok
 }
-
-// pathString joins a path for error messages.
-func pathString(p []string) string { return strings.Join(p, " > ") }
