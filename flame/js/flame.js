@@ -243,7 +243,7 @@ class TextMeasure {
 			if (w > max) {
 				let j = i;
 				while (j > 0 && w - this.char(s[j]) + ell > max) { w -= this.char(s[j]); j--; }
-				return j > 0 ? s.slice(0, j) + "…" : "";
+				return j >= 3 ? s.slice(0, j) + "…" : "";
 			}
 		}
 		return s;
