@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/flame"
@@ -35,10 +36,21 @@ func benchBuild(b *testing.B, o report.Options) {
 	p := benchProfile(b)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuTime()
 	for b.Loop() {
 		if _, err := flame.Build(p, o); err != nil {
 			b.Fatal(err)
 		}
+	}
+	reportCPU(b, cpu)
+}
+
+// reportCPU reports the CPU time per operation since cpu: on a shared,
+// loaded machine it says more than the elapsed time. It includes the
+// garbage collector's work, on every core.
+func reportCPU(b *testing.B, cpu time.Duration) {
+	if d := cpuTime() - cpu; d > 0 {
+		b.ReportMetric(float64(d.Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }
 
@@ -68,11 +80,13 @@ func benchView(b *testing.B, q func(t *flame.Tree) flame.Query) {
 	query := q(t)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuTime()
 	for b.Loop() {
 		if _, err := t.View(query); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu)
 }
 
 // BenchmarkView is the first flame graph view: the whole tree.
