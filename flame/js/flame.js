@@ -291,7 +291,9 @@ export class FlameGraph {
 		this.canvas.addEventListener("mouseleave", () => { this.tip.style.display = "none"; });
 		this.canvas.addEventListener("click", (e) => this.click(e));
 		const redraw = () => { if (!this.pending) { this.pending = true; requestAnimationFrame(() => { this.pending = false; this.draw(); }); } };
-		window.addEventListener("scroll", redraw, { passive: true });
+		// Rows outside the window are not drawn: redraw on any scroll, of
+		// the page or of a scrolling element around the graph.
+		document.addEventListener("scroll", redraw, { passive: true, capture: true });
 		window.addEventListener("resize", redraw);
 	}
 
