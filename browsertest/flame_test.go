@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/browsertest/internal/browser"
+	"github.com/perflab/perflab/internal/profgen"
 	"github.com/perflab/perflab/internal/reporttest"
 	"github.com/perflab/perflab/internal/testprog"
 )
@@ -157,7 +158,10 @@ func TestFlamePage(t *testing.T) {
 		t.Errorf("zoom root is %q, want the clicked %q", root, name)
 	}
 	browser.ScreenshotForTest(t, p, "flame-zoom")
-	// The first breadcrumb zooms out to the root.
+	// Escape zooms out one level, the first breadcrumb to the root.
+	depth, _ := browser.Eval[int](p, fg+`.view.raw.path.length`)
+	browser.Eval[bool](p, `document.dispatchEvent(new KeyboardEvent("keydown", {key: "Escape"})) || true`)
+	waitFor(t, p, fmt.Sprintf(fg+`.view.raw.path.length === %d`, depth-1))
 	browser.Eval[bool](p, `document.querySelector(".pf-crumb").click() || true`)
 	waitFor(t, p, fg+`.view.raw.path.length === 0`)
 	clickFrame(t, p, `cpuWork`, false)
@@ -252,5 +256,37 @@ func writeHostileProfile(t *testing.T, path string) {
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFlameLargeProfile opens the flame graph of the 500,000-sample
+// benchmark profile (profgen.Default, generated on first use): the page
+// draws within seconds, and a zoom redraws.
+func TestFlameLargeProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the benchmark profile is large")
+	}
+	src, err := profgen.Benchmark()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	start := time.Now()
+	p := flamePage(t, b, perflab, src)
+	t.Logf("perflab flame and first draw: %v", time.Since(start))
+	ms, err := browser.Eval[float64](p, `(() => { const t0 = performance.now(); `+fg+`.draw(); return performance.now() - t0; })()`)
+	if err != nil || ms > 1000 {
+		t.Errorf("a redraw took %v ms (err %v), want well under a second", ms, err)
+	}
+	t.Logf("redraw: %.1f ms", ms)
+	clickFrame(t, p, `acme`, false)
+	waitFor(t, p, fg+`.view.raw.path.length > 0`)
+	if ink, _ := browser.CanvasInk(p, ".pf-canvas", "color"); len(ink) != 1 || ink[0] < 1000 {
+		t.Errorf("zoomed graph drew %v pixels", ink)
+	}
+	browser.ScreenshotForTest(t, p, "flame-large-zoom")
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
 	}
 }
