@@ -42,10 +42,10 @@ var (
 const MaxHTMLBytes = 1_800_000
 
 // StaticMinWidth is the narrowest frame a static page keeps, as a fraction
-// of the whole graph, when HTMLOptions.Query sets none: a tenth of
+// of the whole graph, when HTMLOptions.Query sets none: a quarter of
 // DefaultMinWidth, so that zooming in a page with no server behind it
 // still shows detail; MaxHTMLBytes bounds the page whatever the profile.
-const StaticMinWidth = DefaultMinWidth / 10
+const StaticMinWidth = DefaultMinWidth / 4
 
 // HTMLOptions set up a static flame graph.
 type HTMLOptions struct {
