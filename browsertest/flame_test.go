@@ -290,3 +290,21 @@ func TestFlameLargeProfile(t *testing.T) {
 		t.Errorf("console errors: %q", errs)
 	}
 }
+
+// TestFlameEmptyPage draws the graph of a focus that matches nothing:
+// only the root, of width zero, and no console errors.
+func TestFlameEmptyPage(t *testing.T) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	path := filepath.Join(t.TempDir(), "hostile.pb.gz")
+	writeHostileProfile(t, path)
+	p := flamePage(t, b, perflab, "-focus=no such function", path)
+	if n, err := browser.Eval[int](p, fg+`.view.n`); err != nil || n != 1 {
+		t.Errorf("empty graph has %d frames (err %v), want the root alone", n, err)
+	}
+	browser.Eval[bool](p, `(() => { const s = document.querySelector(".pf-search"); s.value = "x"; s.dispatchEvent(new Event("input")); return true; })()`)
+	waitFor(t, p, fg+`.view.raw.search === "x"`)
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
