@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"regexp"
 
 	"github.com/google/pprof/profile"
@@ -25,30 +24,12 @@ type stackFilter struct {
 // keep, each with its location list (cut or thinned as -hide, -show and
 // -show_from ask), and the filtered copies of p's locations.
 func filterStacks(p *profile.Profile, o *Options, units map[string]string) ([]*profile.Sample, [][]*profile.Location, []profile.Location, error) {
-	var err error
-	rx := func(name, v string) *regexp.Regexp {
-		if v == "" || err != nil {
-			return nil
-		}
-		var r *regexp.Regexp
-		if r, err = regexp.Compile(v); err != nil {
-			err = fmt.Errorf("parsing %s regexp: %w", name, err)
-		}
-		return r
-	}
-	focus, ignore, hide, show := rx("focus", o.Focus), rx("ignore", o.Ignore), rx("hide", o.Hide), rx("show", o.Show)
-	showFrom := rx("show_from", o.ShowFrom)
+	x, err := compileFilters(o, units)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tagFocus, err := compileTagFilter("tagfocus", o.TagFocus, units, o.Warnings)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	tagIgnore, err := compileTagFilter("tagignore", o.TagIgnore, units, o.Warnings)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+	focus, ignore, hide, show, showFrom := x.focus, x.ignore, x.hide, x.show, x.showFrom
+	tagFocus, tagIgnore := x.tagFocus, x.tagIgnore
 	f := &stackFilter{li: newLocIndex(p.Location), locs: make([]profile.Location, len(p.Location))}
 	for i, l := range p.Location {
 		f.locs[i] = *l
@@ -136,22 +117,31 @@ func (f *stackFilter) markShowFrom(re *regexp.Regexp) (matched bool) {
 func (f *stackFilter) samples(in []*profile.Sample) ([]*profile.Sample, [][]*profile.Location) {
 	out := make([]*profile.Sample, 0, len(in))
 	stacks := make([][]*profile.Location, 0, len(in))
+	var arena []*profile.Location
 	for _, s := range in {
 		locs := s.Location
 		if f.anyFocus && !f.focused(locs) {
 			continue
 		}
 		if f.anyHidden {
-			var kept []*profile.Location
+			// The kept locations of all samples share one array.
+			if arena == nil {
+				n := 0
+				for _, s := range in {
+					n += len(s.Location)
+				}
+				arena = make([]*profile.Location, 0, n)
+			}
+			from := len(arena)
 			for _, l := range locs {
 				if i := f.li.get(l); i < 0 || !f.hidden[i] {
-					kept = append(kept, l)
+					arena = append(arena, l)
 				}
 			}
-			if len(kept) == 0 {
+			if len(arena) == from {
 				continue
 			}
-			locs = kept
+			locs = arena[from:len(arena):len(arena)]
 		}
 		if f.from {
 			k := len(locs) - 1

@@ -29,8 +29,8 @@
 //
 // Interaction: click a frame to zoom in, the breadcrumbs to zoom out;
 // shift-click (or the Sandwich button after a click) centres the sandwich
-// view on a frame; the search box takes a regexp and shows the matched
-// share of the total. Profile strings are only ever set as textContent or
+// view on a frame; Escape zooms out one level; the search box takes a
+// regexp and shows the matched share of the total. Profile strings are only ever set as textContent or
 // drawn on the canvas, never parsed as HTML.
 
 const ROW = 18; // row height, CSS pixels
@@ -243,7 +243,7 @@ class TextMeasure {
 			if (w > max) {
 				let j = i;
 				while (j > 0 && w - this.char(s[j]) + ell > max) { w -= this.char(s[j]); j--; }
-				return j > 0 ? s.slice(0, j) + "…" : "";
+				return j >= 3 ? s.slice(0, j) + "…" : "";
 			}
 		}
 		return s;
@@ -290,8 +290,17 @@ export class FlameGraph {
 		this.canvas.addEventListener("mousemove", (e) => this.hover(e));
 		this.canvas.addEventListener("mouseleave", () => { this.tip.style.display = "none"; });
 		this.canvas.addEventListener("click", (e) => this.click(e));
+		// Escape zooms out one level, or leaves the sandwich view.
+		document.addEventListener("keydown", (e) => {
+			if (e.key !== "Escape" || !this.view || e.target === this.searchBox) return;
+			const q = this.query;
+			if (q.sandwich) this.setQuery(Object.assign({}, q, { sandwich: "" }));
+			else if ((q.path || []).length) this.setQuery(Object.assign({}, q, { path: q.path.slice(0, -1) }));
+		});
 		const redraw = () => { if (!this.pending) { this.pending = true; requestAnimationFrame(() => { this.pending = false; this.draw(); }); } };
-		window.addEventListener("scroll", redraw, { passive: true });
+		// Rows outside the window are not drawn: redraw on any scroll, of
+		// the page or of a scrolling element around the graph.
+		document.addEventListener("scroll", redraw, { passive: true, capture: true });
 		window.addEventListener("resize", redraw);
 	}
 
@@ -391,17 +400,28 @@ export class FlameGraph {
 		return depth - d.minDepth;
 	}
 
+	// maxDelta is the largest change of any frame but the root, which
+	// scales the diff colours.
+	maxDelta() {
+		const d = this.view, scale = d.raw.baseScale || 1;
+		let m = 0;
+		for (let i = 1; i < d.n; i++) m = Math.max(m, Math.abs(d.cum[i] - d.base[i] * scale));
+		return m || 1;
+	}
+
+	// color returns the fill of frame i: purple if the search matches it;
+	// in a diff red if it grew, blue if it shrank, more saturated the
+	// larger the change against the largest one (square root, so that
+	// small changes still show); else its package's colour.
 	color(i) {
 		const d = this.view;
 		if (d.matched[i]) return MATCH;
 		if (d.base) {
-			const scale = d.raw.baseScale || 1;
-			const delta = d.cum[i] - d.base[i] * scale;
-			const ref = Math.max(d.cum[i], d.base[i] * scale, 1);
-			const r = Math.min(1, Math.abs(delta) / ref);
-			const l = Math.round(96 - 46 * r);
-			if (Math.abs(delta) < 1e-9 * ref) return "hsl(0,0%,88%)";
-			return delta > 0 ? `hsl(0,80%,${l}%)` : `hsl(220,80%,${l}%)`;
+			const delta = d.cum[i] - d.base[i] * (d.raw.baseScale || 1);
+			if (delta === 0) return "hsl(0,0%,88%)";
+			const r = Math.min(1, Math.sqrt(Math.abs(delta) / this.deltaScale));
+			const l = Math.round(94 - 44 * r);
+			return delta > 0 ? `hsl(0,85%,${l}%)` : `hsl(220,85%,${l}%)`;
 		}
 		return packageColor(d.strings[d.pkg[i]] || "", !!d.raw.search);
 	}
@@ -433,6 +453,7 @@ export class FlameGraph {
 		ctx.font = FONT;
 		ctx.textBaseline = "middle";
 		const rootW = d.width[0] || 1, k = width / rootW;
+		if (d.base) this.deltaScale = this.maxDelta();
 		// Only rows inside the window are drawn.
 		const rect = this.canvas.getBoundingClientRect();
 		const top = Math.max(0, -rect.top - ROW), bottom = Math.min(height, window.innerHeight - rect.top + ROW);
