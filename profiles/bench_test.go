@@ -107,3 +107,22 @@ func BenchmarkEstimateCost(b *testing.B) {
 		estimateCost(raw)
 	}
 }
+
+// BenchmarkDemangleNames measures giving a loaded profile's functions the
+// names pprof displays, a step of every Load.
+func BenchmarkDemangleNames(b *testing.B) {
+	forEachProfile(b, func(b *testing.B, path string) {
+		p, err := Load(context.Background(), []string{path}, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, f := range p.Function {
+				f.Name = f.SystemName
+			}
+			demangleNames(p)
+		}
+		b.ReportMetric(float64(len(p.Function)), "funcs")
+	})
+}

@@ -22,7 +22,8 @@
 // profile without mappings gets an empty one; an executable given first
 // symbolizes the others (Symbolize); sources are merged (Merge); a base is
 // subtracted (ApplyBase, for -base and -diff_base); addresses are
-// symbolized from local binaries; and frames the profile marks as
+// symbolized from local binaries; function names are simplified as pprof
+// displays them (demangleNames); and frames the profile marks as
 // uninteresting are pruned.
 //
 // # Errors

@@ -90,6 +90,9 @@ func (o Options) maxBytes() int64 {
 //   - unsymbolized addresses are symbolized from that binary or from
 //     mapping files that exist locally, else, for profiles fetched from a
 //     URL, by the server's /debug/pprof/symbol;
+//   - function names are demangled and simplified as pprof displays them
+//     (mangled C++ names, and (...) and <...> cut out of names that look
+//     like demangled C++; Go names are kept);
 //   - frames the profile declares uninteresting (legacy heap profiles'
 //     allocator frames) are pruned.
 //
@@ -156,6 +159,7 @@ func finish(ctx context.Context, p *profile.Profile, sources []string, opts Opti
 	if err := symbolizeRemote(ctx, p, opts); err != nil {
 		return nil, err
 	}
+	demangleNames(p)
 	changed := merged || len(p.Function) != funcs || p.DropFrames != ""
 	if err := p.RemoveUninteresting(); err != nil {
 		return nil, fmt.Errorf("%s: %w", sourcesName(sources), err)

@@ -188,8 +188,8 @@ func hostileGraphProfile(t *testing.T) (path string, names []string) {
 	names = []string{
 		`main.<script>alert("x")</script>`,
 		`main.a&b"c\d`,
-		// ".<" keeps pprof from taking this for a C++ name and cutting
-		// its <...> (see the report: perflab's loader does not do that).
+		// ".<" keeps pprof (and perflab, see profiles' demangleNames)
+		// from taking this for a C++ name and cutting its <...>.
 		"main.line\nbreak'.<img src=x onerror=alert(1)>",
 	}
 	m := &profile.Mapping{ID: 1, Start: 0x1000, Limit: 0x9000, File: `/bin/<b>prog</b>`, HasFunctions: true}
