@@ -9,8 +9,11 @@ import (
 
 // demangleOptions are pprof's default demangling options (its
 // -symbolize=demangle=default): names lose their parameters, the
-// parameters of enclosing functions and their template arguments.
-var demangleOptions = []demangle.Option{demangle.NoParams, demangle.NoEnclosingParams, demangle.NoTemplateParams}
+// parameters of enclosing functions and their template arguments. One
+// option is perflab's own: a demangled name is at most 64 KiB (2^16), so
+// that a hostile mangled name cannot expand without bound (the demangler
+// then leaves the name as it is; pprof sets no limit).
+var demangleOptions = []demangle.Option{demangle.NoParams, demangle.NoEnclosingParams, demangle.NoTemplateParams, demangle.MaxLength(16)}
 
 // demangleNames gives the functions of p the names pprof displays, as
 // pprof's symbolizer does (internal/symbolizer's Demangle with the default
