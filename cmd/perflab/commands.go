@@ -31,6 +31,7 @@ var commands = []*command{
 	tagsCmd,
 	rawCmd,
 	shellCmd,
+	webCmd,
 	loadCmd,
 	gcCmd,
 	schedCmd,
