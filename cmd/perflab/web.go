@@ -52,6 +52,10 @@ func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	if fs.NArg() == 0 {
 		return usageErrorf("no profile given")
 	}
+	host, port, err := splitHTTP(*addr)
+	if err != nil {
+		return err
+	}
 	o, err := rf.options(stderr)
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -65,10 +69,6 @@ func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 		return err
 	}
 	runtime.GC() // let the server's first aggregation reuse the loader's memory
-	host, port, err := splitHTTP(*addr)
-	if err != nil {
-		return err
-	}
 	loopback := web.IsLoopback(net.JoinHostPort(host, port))
 	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(fs.Args(), " "), AnyHost: !loopback})
 	if err != nil {
