@@ -1,0 +1,175 @@
+package browsertest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/perflab/perflab/browsertest/internal/browser"
+	"github.com/perflab/perflab/internal/profgen"
+	"github.com/perflab/perflab/internal/testprog"
+)
+
+// webServer runs "perflab web -no_browser ARGS" and returns its base URL;
+// the server is stopped when t ends.
+func webServer(t testing.TB, perflab string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, perflab, append([]string{"web", "-no_browser"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); cmd.Wait() })
+	rx := regexp.MustCompile(`Serving web UI on (http://\S+)`)
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if m := rx.FindStringSubmatch(sc.Text()); m != nil {
+			go func() {
+				for sc.Scan() {
+				}
+			}()
+			return m[1]
+		}
+		t.Logf("perflab web: %s", sc.Text())
+	}
+	t.Fatalf("perflab web exited before serving")
+	return ""
+}
+
+// genProfile writes a profgen profile of config c into dir.
+func genProfile(t testing.TB, c profgen.Config, dir, name string) string {
+	t.Helper()
+	p, err := profgen.Generate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// openView opens a page of the web UI and waits until its script says it
+// is drawn (document.body.dataset.ready), or for the load event only.
+func openView(t *testing.T, b *browser.Browser, url string) *browser.Page {
+	t.Helper()
+	p, err := b.Open(url, 60*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		ready, err := browser.Eval[bool](p, `document.readyState === "complete" && (!document.querySelector("[data-wait]") || document.body.dataset.ready === "1")`)
+		if err == nil && ready {
+			return p
+		}
+	}
+	t.Fatalf("%s: not drawn within 30s", url)
+	return nil
+}
+
+func noErrors(t *testing.T, p *browser.Page, what string) {
+	t.Helper()
+	time.Sleep(100 * time.Millisecond) // console events arrive asynchronously
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("%s: console errors: %q", what, errs)
+	}
+}
+
+func evalT[T any](t *testing.T, p *browser.Page, expr string) T {
+	t.Helper()
+	v, err := browser.Eval[T](p, expr)
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// TestWebTablesAndRefine opens the top, peek and source views, sorts the
+// top table, and refines through the menu and through a pprof-style URL.
+func TestWebTablesAndRefine(t *testing.T) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	prof := genProfile(t, profgen.Small, t.TempDir(), "cpu.pb.gz")
+	base := webServer(t, perflab, prof)
+
+	p := openView(t, b, base+"/ui/top")
+	rows := evalT[int](t, p, `document.querySelectorAll("#top tbody tr").length`)
+	if rows < 10 {
+		t.Fatalf("top has %d rows", rows)
+	}
+	// Sorting by name puts the rows in name order.
+	sorted := evalT[bool](t, p, `(() => {
+		document.querySelectorAll("#top th")[5].click();
+		const names = [...document.querySelectorAll("#top tbody td.fn")].map((td) => td.dataset.name);
+		return names.every((n, i) => i === 0 || names[i-1].localeCompare(n) >= 0);
+	})()`)
+	if !sorted {
+		t.Errorf("clicking the name column did not sort the table by name")
+	}
+	browser.ScreenshotForTest(t, p, "web-top")
+	noErrors(t, p, "top")
+
+	// Select a function, then Refine > focus writes f=^name$ into the URL.
+	name := evalT[string](t, p, `document.querySelector("#top tbody td.fn").dataset.name`)
+	evalT[bool](t, p, `(() => { document.querySelector("#top tbody td.fn").click();
+		document.querySelector('button[data-refine="f"]').click(); return true; })()`)
+	time.Sleep(time.Second)
+	u := evalT[string](t, p, `location.search`)
+	q := evalT[string](t, p, `new URLSearchParams(location.search).get("f")`)
+	if q != "^"+regexp.QuoteMeta(name)+"$" {
+		t.Errorf("after Refine > focus on %s: URL %s", name, u)
+	}
+
+	// A pprof bookmark opens the same view: its settings are in the menu.
+	p = openView(t, b, base+"/ui/top?f=Compute&i=Render&si=samples&g=files&sort=cum")
+	got := evalT[[]string](t, p, `["f","i"].map((n) => document.querySelector("#settings [name="+n+"]").value).concat(
+		["si","g","sort"].map((n) => document.querySelector("#settings select[name="+n+"]").value))`)
+	if want := []string{"Compute", "Render", "samples", "files", "cum"}; !equal(got, want) {
+		t.Errorf("bookmark's settings in the menu: %q, want %q", got, want)
+	}
+	noErrors(t, p, "top bookmark")
+
+	// A bad parameter shows the error in place.
+	p = openView(t, b, base+"/ui/top?f=(")
+	if msg := evalT[string](t, p, `document.getElementById("error").textContent`); !regexp.MustCompile(`parsing focus regexp`).MatchString(msg) {
+		t.Errorf("bad regexp: error box %q", msg)
+	}
+
+	for _, view := range []string{"peek?f=ComputeRecord", "source?f=ComputeRecord"} {
+		p = openView(t, b, base+"/ui/"+view)
+		n := evalT[int](t, p, `document.querySelectorAll("table.peek, table.source").length`)
+		if n == 0 {
+			t.Errorf("%s: no tables", view)
+		}
+		browser.ScreenshotForTest(t, p, "web-"+regexp.MustCompile(`\?.*`).ReplaceAllString(view, ""))
+		noErrors(t, p, view)
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
