@@ -20,6 +20,7 @@ const (
 	Tags   Kind = "tags"
 	Raw    Kind = "raw"
 	List   Kind = "list"
+	Dot    Kind = "dot" // the call graph in Graphviz's DOT language, as pprof -dot
 )
 
 // Options are pprof's report settings, with its flag names in comments.

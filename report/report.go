@@ -62,6 +62,8 @@ func (r *run) write(w io.Writer) error {
 		return r.raw(w)
 	case List:
 		return r.list(w)
+	case Dot:
+		return r.dot(w)
 	}
 	return fmt.Errorf("unknown report %q", r.kind)
 }

@@ -27,6 +27,7 @@ var commands = []*command{
 	listCmd,
 	peekCmd,
 	treeCmd,
+	graphCmd,
 	tracesCmd,
 	tagsCmd,
 	rawCmd,

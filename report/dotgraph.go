@@ -1,0 +1,419 @@
+package report
+
+import (
+	"math"
+	"sort"
+	"strings"
+)
+
+// A dotGraph is the graph of pprof's -dot output: pprof builds it as the
+// graph of tree, but orders nodes by an entropy score, counts tag
+// nodelets against -nodecount, keeps the label tags of each node and
+// removes residual edges that another path already implies.
+type dotGraph struct {
+	ix    *index
+	nodes []*dotNode
+	// dropped and droppedEdges count what -nodefraction and
+	// -edgefraction removed; origCount the nodes before -nodecount.
+	dropped, droppedEdges, origCount int
+}
+
+// A dotNode is one node of a dotGraph.
+type dotNode struct {
+	id                         int32 // node ID in the index
+	flat, flatDiv, cum, cumDiv int64
+	labelTags                  map[string]*dotTag
+	numTags                    map[string]map[string]*dotTag // by joined labels, then formatted value
+	in, out                    map[*dotNode]*dotEdge
+}
+
+func (n *dotNode) flatValue() int64 { return divide(n.flat, n.flatDiv) }
+func (n *dotNode) cumValue() int64  { return divide(n.cum, n.cumDiv) }
+
+// A dotTag is a label value (or a numeric label's value) of a node's
+// samples, with its share of the node's value.
+type dotTag struct {
+	name                       string
+	unit                       string
+	value                      int64
+	flat, flatDiv, cum, cumDiv int64
+}
+
+func (t *dotTag) flatValue() int64 { return divide(t.flat, t.flatDiv) }
+func (t *dotTag) cumValue() int64  { return divide(t.cum, t.cumDiv) }
+
+// A dotEdge is a call between two nodes of a dotGraph.
+type dotEdge struct {
+	src, dst         *dotNode
+	w, wdiv          int64
+	residual, inline bool
+}
+
+func (e *dotEdge) value() int64 { return divide(e.w, e.wdiv) }
+
+// buildDot computes the graph -dot draws, step by step as pprof's
+// newTrimmedGraph does in visual mode: every rebuild starts again from the
+// samples, keeping only the chosen nodes.
+func (r *run) buildDot() *dotGraph {
+	ix := newIndex(r.p, newGranularity(&r.o, false, true), r.val)
+	tagUnit := r.o.Unit // tags are formatted before the unit is chosen
+	dg := &dotGraph{ix: ix}
+	g := dg.rebuild(r, nil, tagUnit)
+	var total int64
+	for _, n := range g {
+		total += n.flat
+	}
+	nodeCut := abs64(int64(float64(total) * r.o.NodeFraction))
+	edgeCut := abs64(int64(float64(total) * r.o.EdgeFraction))
+	if nodeCut > 0 {
+		var kept []*dotNode
+		for _, n := range g {
+			if abs64(n.cum) >= nodeCut {
+				kept = append(kept, n)
+			}
+		}
+		if len(kept) != len(g) {
+			dg.dropped = len(g) - len(kept)
+			g = dg.rebuild(r, kept, tagUnit)
+		}
+	}
+	dg.origCount = len(g)
+	dg.sortEntropy(g)
+	if c := r.o.NodeCount; c > 0 {
+		trimTags(g, nodeCut)
+		trimEdges(g, edgeCut)
+		if top := selectTop(g, c); len(top) != len(g) {
+			g = dg.rebuild(r, top, tagUnit)
+			dg.sortEntropy(g)
+		}
+	}
+	trimTags(g, nodeCut)
+	dg.droppedEdges = trimEdges(g, edgeCut)
+	removeRedundantEdges(g, ix.names)
+	dg.nodes = g
+	return dg
+}
+
+// rebuild makes the graph of the nodes in keep (all nodes if nil): their
+// values, the edges between them (residual across the others) and their
+// tags.
+func (dg *dotGraph) rebuild(r *run, keep []*dotNode, tagUnit string) []*dotNode {
+	ix := dg.ix
+	st := ix.stats
+	var kept []bool
+	if keep != nil {
+		kept = make([]bool, len(ix.infos))
+		for _, n := range keep {
+			kept[n.id] = true
+		}
+	}
+	byID := make([]*dotNode, len(ix.infos))
+	var g []*dotNode
+	for id := range ix.infos {
+		if kept != nil && !kept[id] {
+			continue
+		}
+		if st.cum[id] == 0 && st.flat[id] == 0 {
+			continue
+		}
+		n := &dotNode{id: int32(id), flat: st.flat[id], flatDiv: st.flatDiv[id], cum: st.cum[id], cumDiv: st.cumDiv[id],
+			labelTags: map[string]*dotTag{}, numTags: map[string]map[string]*dotTag{},
+			in: map[*dotNode]*dotEdge{}, out: map[*dotNode]*dotEdge{}}
+		byID[id] = n
+		g = append(g, n)
+	}
+	role := make([]uint8, len(ix.infos))
+	for i := range role {
+		role[i] = needed
+	}
+	edges := ix.computeEdges(kept, role)
+	for i := range edges.n {
+		e := edges.at(i)
+		src, dst := byID[e.src], byID[e.dst]
+		if src == nil || dst == nil {
+			continue
+		}
+		de := &dotEdge{src: src, dst: dst, w: e.w, wdiv: e.wdiv, residual: e.residual, inline: e.inline}
+		src.out[dst] = de
+		dst.in[src] = de
+	}
+	dg.addTags(r, byID, kept, tagUnit)
+	return g
+}
+
+// addTags adds every sample's labels and "bytes" numeric labels to the
+// tags of the kept nodes on its stack, as pprof's graph does: to each
+// node's cumulative tags once per sample, and to the leaf's flat tags.
+func (dg *dotGraph) addTags(r *run, byID []*dotNode, kept []bool, unit string) {
+	ix := dg.ix
+	numUnit := r.numUnits["bytes"]
+	stamp := make([]int32, len(ix.infos))
+	for si, s := range ix.samples {
+		w := ix.w[si]
+		var dw int64
+		if ix.dw != nil {
+			dw = ix.dw[si]
+		}
+		if w == 0 && dw == 0 {
+			continue
+		}
+		labels := joinLabels(s.Label)
+		bytes := s.NumLabel["bytes"]
+		if labels == "" && len(bytes) == 0 {
+			continue
+		}
+		mark := int32(si + 1)
+		var leaf *dotNode
+		leafSet := false
+		for k := len(s.Location) - 1; k >= 0; k-- {
+			loc := ix.locs.get(s.Location[k])
+			if loc < 0 {
+				continue
+			}
+			for j := ix.locStart[loc+1] - 1; j >= ix.locStart[loc]; j-- {
+				id := ix.locNodes[j]
+				n := byID[id]
+				if (kept != nil && !kept[id]) || n == nil {
+					leaf, leafSet = nil, true
+					continue
+				}
+				leaf, leafSet = n, true
+				if stamp[id] != mark {
+					stamp[id] = mark
+					n.addTags(labels, bytes, numUnit, unit, w, dw, false)
+				}
+			}
+		}
+		if leafSet && leaf != nil {
+			leaf.addTags(labels, bytes, numUnit, unit, w, dw, true)
+		}
+	}
+}
+
+// addTags adds a sample's labels and byte sizes to n's tags.
+func (n *dotNode) addTags(labels string, bytes []int64, numUnit, outUnit string, w, dw int64, flat bool) {
+	add := func(t *dotTag) {
+		if flat {
+			t.flat += w
+			t.flatDiv += dw
+		} else {
+			t.cum += w
+			t.cumDiv += dw
+		}
+	}
+	if labels != "" {
+		add(findTag(n.labelTags, labels, "", 0))
+	}
+	nt := n.numTags[labels]
+	if nt == nil {
+		nt = map[string]*dotTag{}
+		n.numTags[labels] = nt
+	}
+	for _, v := range bytes {
+		add(findTag(nt, scaledLabel(v, numUnit, outUnit), numUnit, v))
+	}
+}
+
+func findTag(m map[string]*dotTag, name, unit string, value int64) *dotTag {
+	t := m[name]
+	if t == nil {
+		t = &dotTag{name: name, unit: unit, value: value}
+		m[name] = t
+	}
+	return t
+}
+
+// joinLabels is the text of a sample's string labels as a tag shows
+// them, "key:value" lines in order; the label marking -diff_base samples
+// is left out.
+func joinLabels(labels map[string][]string) string {
+	var out []string
+	for k, vs := range labels {
+		if k == "pprof::base" {
+			continue
+		}
+		for _, v := range vs {
+			out = append(out, k+":"+v)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, `\n`)
+}
+
+// sortEntropy orders nodes by pprof's entropy score: nodes whose calls
+// branch or merge come before simple pass-throughs.
+func (dg *dotGraph) sortEntropy(g []*dotNode) {
+	score := make(map[*dotNode]int64, len(g))
+	for _, n := range g {
+		score[n] = entropyScore(n)
+	}
+	names := dg.ix.names
+	sort.Slice(g, func(i, j int) bool {
+		l, r := g[i], g[j]
+		if a, b := abs64(score[l]), abs64(score[r]); a != b {
+			return a > b
+		}
+		if li, ri := &dg.ix.infos[l.id], &dg.ix.infos[r.id]; l.id != r.id {
+			if li.Address != 0 && ri.Address != 0 && li.Address != ri.Address {
+				return li.Address < ri.Address
+			}
+			if names[l.id] != names[r.id] {
+				return names[l.id] < names[r.id]
+			}
+		}
+		if a, b := abs64(l.flat), abs64(r.flat); a != b {
+			return a > b
+		}
+		return infoString(&dg.ix.infos[l.id]) < infoString(&dg.ix.infos[r.id])
+	})
+}
+
+func entropyScore(n *dotNode) int64 {
+	score := 0.0
+	if len(n.in) == 0 {
+		score++
+	} else {
+		score += edgeEntropy(n.in, 0)
+	}
+	if len(n.out) == 0 {
+		score++
+	} else {
+		score += edgeEntropy(n.out, n.flat)
+	}
+	return int64(score*float64(n.cum)) + n.flat
+}
+
+// edgeEntropy is the entropy of the distribution of edges' weights (and
+// self, the node's own value).
+func edgeEntropy(edges map[*dotNode]*dotEdge, self int64) float64 {
+	// Sum in a fixed order: float addition is not associative, and pprof's
+	// own order is a map's, so ties at the last bit are left to chance.
+	ws := make([]int64, 0, len(edges))
+	for _, e := range edges {
+		ws = append(ws, e.w)
+	}
+	sort.Slice(ws, func(i, j int) bool { return ws[i] < ws[j] })
+	total := self
+	for _, w := range ws {
+		if w > 0 {
+			total += abs64(w)
+		}
+	}
+	score := 0.0
+	if total != 0 {
+		for _, w := range ws {
+			frac := float64(abs64(w)) / float64(total)
+			score += -frac * math.Log2(frac)
+		}
+		if self > 0 {
+			frac := float64(abs64(self)) / float64(total)
+			score += -frac * math.Log2(frac)
+		}
+	}
+	return score
+}
+
+// trimTags drops the tags under cut.
+func trimTags(g []*dotNode, cut int64) {
+	trim := func(m map[string]*dotTag) {
+		for k, t := range m {
+			if abs64(t.flat) < cut && abs64(t.cum) < cut {
+				delete(m, k)
+			}
+		}
+	}
+	for _, n := range g {
+		trim(n.labelTags)
+		for _, m := range n.numTags {
+			trim(m)
+		}
+	}
+}
+
+// trimEdges drops the edges under cut and returns how many it dropped.
+func trimEdges(g []*dotNode, cut int64) int {
+	dropped := 0
+	for _, n := range g {
+		for src, e := range n.in {
+			if abs64(e.w) < cut {
+				delete(n.in, src)
+				delete(src.out, n)
+				dropped++
+			}
+		}
+	}
+	return dropped
+}
+
+// selectTop returns the first nodes of g up to count, each counting with
+// its flat tags (at most maxNodelets).
+func selectTop(g []*dotNode, count int) []*dotNode {
+	seen := 0
+	for i, n := range g {
+		if seen += min(countFlatTags(n), maxNodelets) + 1; seen >= count {
+			count = i + 1
+			break
+		}
+	}
+	return g[:min(count, len(g))]
+}
+
+func countFlatTags(n *dotNode) int {
+	c := 0
+	for _, t := range n.labelTags {
+		if t.flat != 0 {
+			c++
+		}
+	}
+	for _, m := range n.numTags {
+		for _, t := range m {
+			if t.flat != 0 {
+				c++
+			}
+		}
+	}
+	return c
+}
+
+// removeRedundantEdges removes residual edges whose destination another
+// path from their source reaches, lightest first.
+func removeRedundantEdges(g []*dotNode, names []string) {
+	for i := len(g) - 1; i >= 0; i-- {
+		in := make([]*dotEdge, 0, len(g[i].in))
+		for _, e := range g[i].in {
+			in = append(in, e)
+		}
+		sortEdgeList(in, names)
+		for j := len(in) - 1; j >= 0; j-- {
+			e := in[j]
+			if !e.residual {
+				break
+			}
+			if reachable(e) {
+				delete(e.src.out, e.dst)
+				delete(e.dst.in, e.src)
+			}
+		}
+	}
+}
+
+// reachable says whether e.src reaches e.dst without e.
+func reachable(e *dotEdge) bool {
+	seen := map[*dotNode]bool{e.dst: true}
+	queue := []*dotNode{e.dst}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, ie := range n.in {
+			if ie == e || seen[ie.src] {
+				continue
+			}
+			if ie.src == e.src {
+				return true
+			}
+			seen[ie.src] = true
+			queue = append(queue, ie.src)
+		}
+	}
+	return false
+}
