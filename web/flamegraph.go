@@ -10,7 +10,9 @@ import (
 
 // extraAPIs are the endpoints of the views built on other packages.
 func (s *Server) extraAPIs() map[string]http.HandlerFunc {
-	return map[string]http.HandlerFunc{}
+	return map[string]http.HandlerFunc{
+		"/ui/api/graph.svg": s.api("graph", s.graphSVG),
+	}
 }
 
 func (s *Server) fillFlame(o report.Options, q url.Values, d *pageData) error {
@@ -21,6 +23,3 @@ func (s *Server) fillSandwich(o report.Options, q url.Values, d *pageData) error
 	return errors.New("sandwich: not yet available")
 }
 
-func (s *Server) fillGraph(o report.Options, q url.Values, d *pageData) error {
-	return errors.New("graph: not yet available")
-}
