@@ -22,4 +22,3 @@ func (s *Server) fillFlame(o report.Options, q url.Values, d *pageData) error {
 func (s *Server) fillSandwich(o report.Options, q url.Values, d *pageData) error {
 	return errors.New("sandwich: not yet available")
 }
-
