@@ -173,3 +173,35 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+// TestWebGraph opens the call graph: an SVG with nodes, zoom and pan
+// through its viewBox, click to select a node, double click to focus.
+func TestWebGraph(t *testing.T) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	prof := genProfile(t, profgen.Small, t.TempDir(), "cpu.pb.gz")
+	base := webServer(t, perflab, prof)
+	p := openView(t, b, base+"/ui/graph?n=30")
+	nodes := evalT[int](t, p, `document.querySelectorAll("#graph svg g.node[data-name]").length`)
+	if nodes < 10 {
+		t.Fatalf("graph has %d nodes", nodes)
+	}
+	zoomed := evalT[bool](t, p, `(() => { const a = perflabGraph.viewBox(); const r = document.getElementById("graph").getBoundingClientRect();
+		perflabGraph.zoom(0.5, r.left + r.width/2, r.top + r.height/2); const b = perflabGraph.viewBox();
+		return Math.abs(b.width - a.width/2) < 1e-6 * a.width && document.querySelector("#graph svg").getAttribute("viewBox") !== "" })()`)
+	if !zoomed {
+		t.Errorf("zoom did not halve the viewBox")
+	}
+	name := evalT[string](t, p, `(() => { const host = document.getElementById("graph"), h = host.getBoundingClientRect();
+		const inside = (r) => r.width > 4 && r.left > h.left && r.right < h.right && r.top > h.top && r.bottom < h.bottom;
+		const n = [...document.querySelectorAll("#graph g.node[data-name]")].find((n) => inside(n.getBoundingClientRect()));
+		const r = n.getBoundingClientRect(), x = r.left + r.width/2, y = r.top + r.height/2;
+		for (const type of ["pointerdown", "pointerup"]) host.dispatchEvent(new PointerEvent(type, {clientX: x, clientY: y, bubbles: true, pointerId: 1}));
+		return n.dataset.name; })()`)
+	sel := evalT[string](t, p, `document.getElementById("selected-name").textContent + "|" + (document.querySelector("#graph g.node.selected")?.dataset.name ?? "")`)
+	if sel != name+"|"+name {
+		t.Errorf("clicking node %s selected %q", name, sel)
+	}
+	browser.ScreenshotForTest(t, p, "web-graph")
+	noErrors(t, p, "graph")
+}

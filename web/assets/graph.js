@@ -14,8 +14,9 @@ function setup() {
   }
   svg.removeAttribute('width');
   svg.removeAttribute('height');
-  const initial = { ...svg.viewBox.baseVal };
-  let vb = { x: initial.x, y: initial.y, width: initial.width, height: initial.height };
+  const b0 = svg.viewBox.baseVal; // an SVGRect: its fields are accessors
+  const initial = { x: b0.x, y: b0.y, width: b0.width, height: b0.height };
+  let vb = { ...initial };
   const apply = () => svg.setAttribute('viewBox', `${vb.x} ${vb.y} ${vb.width} ${vb.height}`);
   // toSVG converts client coordinates to the viewBox's.
   const toSVG = (cx, cy) => {
@@ -37,7 +38,7 @@ function setup() {
   let drag = null;
   host.addEventListener('pointerdown', (e) => {
     drag = { x: e.clientX, y: e.clientY, vb: { ...vb }, moved: false };
-    host.setPointerCapture(e.pointerId);
+    try { host.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer */ }
   });
   host.addEventListener('pointermove', (e) => {
     if (!drag) return;
