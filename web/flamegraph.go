@@ -19,6 +19,17 @@ func (s *Server) fillFlame(o report.Options, q url.Values, d *pageData) error {
 	return errors.New("flame graph: not yet available")
 }
 
+// fillSandwich shows the callers and callees of the function sw (a
+// regexp, as the menu writes it: ^name$) beside the self/total table of
+// every function, from which another can be picked.
 func (s *Server) fillSandwich(o report.Options, q url.Values, d *pageData) error {
+	d.Symbol = q.Get("sw")
+	if err := s.fillTop(o, q, d); err != nil {
+		return err
+	}
+	if d.Symbol == "" {
+		d.Warnings = append(d.Warnings, "Pick a function: click a row of the table, then Refine > sandwich.")
+		return nil
+	}
 	return errors.New("sandwich: not yet available")
 }

@@ -82,7 +82,14 @@ function setupTables() {
   for (const t of document.querySelectorAll('table.sortable')) sortable(t);
   document.getElementById('content').addEventListener('click', (e) => {
     const fn = e.target.closest('.fn');
-    if (fn) select(fn.dataset.name);
+    if (!fn) return;
+    if (document.body.dataset.view === 'sandwich') {
+      const q = params();
+      q.set('sw', regexpQuote(fn.dataset.name));
+      go('sandwich', q);
+      return;
+    }
+    select(fn.dataset.name);
   });
 }
 
