@@ -31,6 +31,7 @@ var commands = []*command{
 	tracesCmd,
 	tagsCmd,
 	rawCmd,
+	flameCmd,
 	shellCmd,
 	webCmd,
 	loadCmd,

@@ -1,0 +1,221 @@
+package browsertest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/browsertest/internal/browser"
+	"github.com/perflab/perflab/internal/reporttest"
+	"github.com/perflab/perflab/internal/testprog"
+)
+
+// flamePage runs perflab flame with args and opens the page it writes.
+func flamePage(t *testing.T, b *browser.Browser, perflab string, args ...string) *browser.Page {
+	t.Helper()
+	page := filepath.Join(t.TempDir(), "flame.html")
+	args = append([]string{"flame", "-o", page}, args...)
+	if out, err := exec.Command(perflab, args...).CombinedOutput(); err != nil {
+		t.Fatalf("perflab %q: %v\n%s", args, err, out)
+	}
+	p, err := b.Open("file://"+page, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	waitFor(t, p, `(() => { const f = window.perflabFlames && window.perflabFlames["perflab-flame"]; return !!(f && f.view); })()`)
+	return p
+}
+
+// waitFor polls the JavaScript expression cond until it is true.
+func waitFor(t *testing.T, p *browser.Page, cond string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ok, err := browser.Eval[bool](p, cond)
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s (err %v); console: %q", cond, err, p.Errors())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+const fg = `window.perflabFlames["perflab-flame"]`
+
+// clickFrame clicks the first drawn frame named like the regexp re (with
+// shift for the sandwich view) and returns its name.
+func clickFrame(t *testing.T, p *browser.Page, re string, shift bool) string {
+	t.Helper()
+	name, err := browser.Eval[string](p, fmt.Sprintf(`(() => {
+		const g = %s, d = g.view, rx = new RegExp(%q);
+		for (let i = 1; i < d.n; i++) {
+			const name = d.strings[d.name[i]], w = d.width[i] * g.scale;
+			if (!rx.test(name) || w < 20) continue;
+			const r = g.canvas.getBoundingClientRect();
+			const x = r.left + d.offset[i] * g.scale + w / 2, y = r.top + g.rowOf(d.depth[i]) * 18 + 9;
+			window.scrollTo(0, 0);
+			g.canvas.dispatchEvent(new MouseEvent("click", {clientX: x, clientY: y, shiftKey: %v, bubbles: true}));
+			return name;
+		}
+		return "";
+	})()`, fg, re, shift))
+	if err != nil || name == "" {
+		t.Fatalf("no drawn frame matching %s to click (err %v)", re, err)
+	}
+	return name
+}
+
+// inkCount counts the canvas pixels for which the JavaScript predicate
+// on r, g, b holds.
+func inkCount(t *testing.T, p *browser.Page, pred string) int {
+	t.Helper()
+	n, err := browser.Eval[int](p, `(() => {
+		const c = document.querySelector(".pf-canvas"), d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+		let n = 0;
+		for (let i = 0; i < d.length; i += 4) { const r = d[i], g = d[i+1], b = d[i+2]; if (d[i+3] && (`+pred+`)) n++; }
+		return n;
+	})()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestFlamePage opens the flame graph of a real CPU profile: it draws,
+// search highlights frames and shows their share, a click zooms and
+// shift-click opens the sandwich view.
+func TestFlamePage(t *testing.T) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	profs := reporttest.Generate(t)
+	p := flamePage(t, b, perflab, profs.Path("cpu.pb.gz"))
+	ink, err := browser.CanvasInk(p, ".pf-canvas", "color")
+	if err != nil || len(ink) != 1 || ink[0] < 1000 {
+		t.Fatalf("flame graph canvas ink %v (err %v), want a drawn graph", ink, err)
+	}
+	browser.ScreenshotForTest(t, p, "flame")
+
+	if _, err := browser.Eval[bool](p, `(() => { const s = document.querySelector(".pf-search"); s.value = "cpuWork"; s.dispatchEvent(new Event("input")); return true; })()`); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, p, fg+`.view.raw.search === "cpuWork"`)
+	match, _ := browser.Eval[string](p, `document.querySelector(".pf-match").textContent`)
+	if !strings.Contains(match, "matched") || !strings.Contains(match, "%") {
+		t.Errorf("search shows %q, want the matched share", match)
+	}
+	if n := inkCount(t, p, `Math.abs(r - 0xb0) + Math.abs(g - 0x3c) + Math.abs(b - 0xf0) < 30`); n < 100 {
+		t.Errorf("search highlighted %d pixels, want the matched frames drawn in the highlight colour", n)
+	}
+	browser.ScreenshotForTest(t, p, "flame-search")
+
+	name := clickFrame(t, p, `cpuWork`, false)
+	waitFor(t, p, fg+`.view.raw.path.length > 0`)
+	crumbs, _ := browser.Eval[string](p, `document.querySelector(".pf-crumbs").textContent`)
+	if !strings.Contains(crumbs, name) {
+		t.Errorf("after clicking %s the breadcrumbs read %q", name, crumbs)
+	}
+	root, _ := browser.Eval[string](p, fg+`.view.strings[`+fg+`.view.name[0]]`)
+	if root != name {
+		t.Errorf("zoom root is %q, want the clicked %q", root, name)
+	}
+	browser.ScreenshotForTest(t, p, "flame-zoom")
+
+	clickFrame(t, p, `.`, true)
+	waitFor(t, p, fg+`.view.raw.sandwich !== "" && `+fg+`.view.minDepth < 0`)
+	browser.ScreenshotForTest(t, p, "flame-sandwich")
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestFlameDiffPage draws a -diff_base flame graph of two real CPU
+// profiles: red frames (grew) and blue ones (shrank) are drawn.
+func TestFlameDiffPage(t *testing.T) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	profs := reporttest.Generate(t)
+	p := flamePage(t, b, perflab, "-diff_base", profs.Path("cpu2.pb.gz"), profs.Path("cpu.pb.gz"))
+	red := inkCount(t, p, `r > g + 40 && r > b + 40`)
+	blue := inkCount(t, p, `b > r + 40 && b > g + 20`)
+	if red < 100 || blue < 100 {
+		t.Errorf("diff drew %d red and %d blue pixels, want both", red, blue)
+	}
+	browser.ScreenshotForTest(t, p, "flame-diff")
+	if _, err := browser.Eval[bool](p, fg+`.revBtn.click() || true`); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, p, fg+`.view.raw.reverse === true`)
+	browser.ScreenshotForTest(t, p, "flame-diff-reverse")
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestFlameHostileStrings draws a profile whose function and file names
+// are HTML and script: nothing runs, and the names show as text.
+func TestFlameHostileStrings(t *testing.T) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	path := filepath.Join(t.TempDir(), "hostile.pb.gz")
+	writeHostileProfile(t, path)
+	p := flamePage(t, b, perflab, path)
+	if pwned, err := browser.Eval[bool](p, `window.pwned !== undefined`); err != nil || pwned {
+		t.Errorf("hostile name ran as script (pwned=%v, err=%v)", pwned, err)
+	}
+	clickFrame(t, p, `script`, false)
+	waitFor(t, p, fg+`.view.raw.path.length > 0`)
+	crumbs, _ := browser.Eval[string](p, `document.querySelector(".pf-crumbs").textContent`)
+	if !strings.Contains(crumbs, "<img src=x") {
+		t.Errorf("breadcrumbs %q do not show the hostile name as text", crumbs)
+	}
+	title, _ := browser.Eval[string](p, `document.title`)
+	if !strings.Contains(title, "perflab flame") {
+		t.Errorf("title %q", title)
+	}
+	if pwned, err := browser.Eval[bool](p, `window.pwned !== undefined`); err != nil || pwned {
+		t.Errorf("hostile name ran as script after zoom (pwned=%v, err=%v)", pwned, err)
+	}
+	browser.ScreenshotForTest(t, p, "flame-hostile")
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+func writeHostileProfile(t *testing.T, path string) {
+	t.Helper()
+	var fns []*profile.Function
+	var locs []*profile.Location
+	for i, name := range []string{"main.main", "main." + hostile, hostile + ".(*T).M"} {
+		f := &profile.Function{ID: uint64(i + 1), Name: name, SystemName: name, Filename: "/src/" + hostile + ".go", StartLine: 1}
+		fns = append(fns, f)
+		locs = append(locs, &profile.Location{ID: uint64(i + 1), Address: uint64(0x1000 * (i + 1)), Line: []profile.Line{{Function: f, Line: 2}}})
+	}
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+		PeriodType: &profile.ValueType{Type: "cpu", Unit: "nanoseconds"}, Period: 10_000_000,
+		Function: fns, Location: locs,
+		Comments: []string{hostile},
+		Sample: []*profile.Sample{
+			{Value: []int64{5, 50_000_000}, Location: []*profile.Location{locs[2], locs[1], locs[0]}, Label: map[string][]string{hostile: {hostile}}},
+			{Value: []int64{3, 30_000_000}, Location: []*profile.Location{locs[1], locs[0]}},
+		},
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Write(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"io"
+	"runtime"
+
+	"github.com/perflab/perflab/flame"
+	"github.com/perflab/perflab/internal/atomicfile"
+	"github.com/perflab/perflab/profiles"
+	rpt "github.com/perflab/perflab/report"
+)
+
+var flameCmd = &command{
+	name:    "flame",
+	summary: "write a profile's flame graph as one self-contained HTML file",
+	usage: `usage: perflab flame [flags] -o FILE.html SOURCE...
+
+Writes an interactive flame graph of the profile to FILE.html: one file
+with its script inlined, for attaching to CI runs and issues, at most
+about 2 MB whatever the profile (frames too narrow to see are left out).
+Click to zoom, shift-click for the sandwich view (callers above, callees
+below), search by regexp. With -diff_base or -base the graph is a red/blue
+diff on the new profile's shape (red grew, blue shrank); its Reverse button
+draws the base's shape, Normalize scales the base to the new total.
+
+Examples:
+  perflab flame -o cpu.html cpu.pprof
+  perflab flame -focus=main.run -o run.html cpu.pprof
+  perflab flame -diff_base=before.pprof -o diff.html after.pprof
+
+Flame graph:
+  -o FILE                the HTML file to write (required)
+  -title TEXT            the page's title (default: the sources)
+  -flame                 root at the bottom (default: icicle, root on top)
+
+` + settingsFlagHelp() + "\nSources:\n" + sourceFlagHelp,
+}
+
+func init() { flameCmd.run = runFlame }
+
+func runFlame(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(flameCmd)
+	rf := addReportFlags(fs, rpt.Kind("flame"))
+	out := fs.String("o", "", "")
+	title := fs.String("title", "", "")
+	flameUp := fs.Bool("flame", false, "")
+	if err := parseFlags(flameCmd, fs, stdout, args); err != nil {
+		return err
+	}
+	switch {
+	case *out == "":
+		return usageErrorf("-o FILE.html is required")
+	case fs.NArg() == 0:
+		return usageErrorf("no profile given")
+	}
+	o, err := rf.options(stderr)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	opts, err := rf.src.options(stdin, stderr)
+	if err != nil {
+		return err
+	}
+	// -base draws the same diff as -diff_base: the base's samples kept
+	// apart, so that the graph has the new profile's shape.
+	opts.DiffBase = len(opts.Base) > 0
+	p, err := profiles.Load(ctx, fs.Args(), opts)
+	if err != nil {
+		return err
+	}
+	runtime.GC() // as runReport: the loader's buffers are garbage now
+	t, err := flame.Build(p, o)
+	if err != nil {
+		return err
+	}
+	legend, _, err := rpt.Describe(p)
+	if err != nil {
+		return err
+	}
+	legend = append(legend, o.ActiveFilters()...)
+	ho := flame.HTMLOptions{Title: *title, Legend: legend}
+	if ho.Title == "" {
+		ho.Title = "perflab flame " + joinArgs(fs.Args())
+	}
+	if *flameUp {
+		ho.Orientation = "flame"
+	}
+	return atomicfile.Write(*out, func(w io.Writer) error { return flame.WriteHTML(w, t, ho) })
+}
+
+func joinArgs(args []string) string {
+	s := ""
+	for i, a := range args {
+		if i > 0 {
+			s += " "
+		}
+		s += a
+	}
+	return s
+}
