@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"testing"
 	"time"
 
@@ -204,4 +205,149 @@ func TestWebGraph(t *testing.T) {
 	}
 	browser.ScreenshotForTest(t, p, "web-graph")
 	noErrors(t, p, "graph")
+}
+
+// clickWebFrame clicks the first drawn frame of the web UI's flame graph
+// named like the regexp re and returns its name.
+func clickWebFrame(t *testing.T, p *browser.Page, re string) string {
+	t.Helper()
+	name, err := browser.Eval[string](p, `(() => {
+		const g = window.perflabFlame, d = g.view, rx = new RegExp(`+strconv.Quote(re)+`);
+		for (let i = 1; i < d.n; i++) {
+			const name = d.strings[d.name[i]], w = d.width[i] * g.scale;
+			if (!rx.test(name) || w < 20) continue;
+			const r = g.canvas.getBoundingClientRect();
+			const x = r.left + d.offset[i] * g.scale + w / 2, y = r.top + g.rowOf(d.depth[i]) * 18 + 9;
+			if (y > innerHeight) continue;
+			g.canvas.dispatchEvent(new MouseEvent("click", {clientX: x, clientY: y, bubbles: true}));
+			return name;
+		}
+		return "";
+	})()`)
+	if err != nil || name == "" {
+		t.Fatalf("no drawn frame matching %s to click (err %v)", re, err)
+	}
+	return name
+}
+
+// TestWebFlame opens the flame graph view: it draws, search shows the
+// matched share, a click zooms and writes the URL, the URL reopens the
+// same zoom, and a bad search is an error in place.
+func TestWebFlame(t *testing.T) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	prof := genProfile(t, profgen.Small, t.TempDir(), "cpu.pb.gz")
+	base := webServer(t, perflab, prof)
+
+	p := openView(t, b, base+"/ui/")
+	if ink := inkCount(t, p, `Math.max(r, g, b) - Math.min(r, g, b) > 40`); ink < 5000 {
+		t.Errorf("flame graph drew %d coloured pixels", ink)
+	}
+	browser.ScreenshotForTest(t, p, "web-flamegraph")
+
+	evalT[bool](t, p, `(() => { const s = document.querySelector(".pf-search"); s.value = "Compute"; s.dispatchEvent(new Event("input")); return true; })()`)
+	waitFor(t, p, `/matched [0-9.]+% of total/.test(document.querySelector(".pf-match").textContent)`)
+	if u := evalT[string](t, p, `new URLSearchParams(location.search).get("search")`); u != "Compute" {
+		t.Errorf("after a search the URL's search is %q", u)
+	}
+	evalT[bool](t, p, `(() => { const s = document.querySelector(".pf-search"); s.value = ""; s.dispatchEvent(new Event("input")); return true; })()`)
+	waitFor(t, p, `!new URLSearchParams(location.search).has("search")`)
+
+	name := clickWebFrame(t, p, `acme`)
+	waitFor(t, p, `new URLSearchParams(location.search).getAll("path").length > 0`)
+	zoomed := evalT[string](t, p, `location.href`)
+	path := evalT[[]string](t, p, `new URLSearchParams(location.search).getAll("path")`)
+	if path[len(path)-1] != name {
+		t.Errorf("clicked %s; URL path %q", name, path)
+	}
+	if sel := evalT[string](t, p, `document.getElementById("selected-name").textContent`); sel != name {
+		t.Errorf("clicked %s; menu selection %q", name, sel)
+	}
+	noErrors(t, p, "flame graph")
+
+	// The zoomed URL opens the same zoom; the view's JSON root is the frame.
+	p = openView(t, b, zoomed)
+	got := evalT[[]string](t, p, `window.perflabFlame.view.raw.path`)
+	if !equal(got, path) {
+		t.Errorf("bookmarked zoom opened at %q, want %q", got, path)
+	}
+	crumbs := evalT[string](t, p, `document.querySelector(".pf-crumbs").textContent`)
+	if !regexp.MustCompile(regexp.QuoteMeta(name)).MatchString(crumbs) {
+		t.Errorf("breadcrumbs %q lack %s", crumbs, name)
+	}
+	noErrors(t, p, "zoomed flame graph")
+
+	// Refine through the URL: a focus keeps only the focused samples.
+	p = openView(t, b, base+"/ui/flamegraph?f=Compute&si=samples")
+	if st := evalT[string](t, p, `window.perflabFlame.view.raw.sampleType`); st != "samples" {
+		t.Errorf("si=samples: the flame graph shows %q", st)
+	}
+	p = openView(t, b, base+"/ui/flamegraph?search=(")
+	if msg := evalT[string](t, p, `document.getElementById("error")?.textContent ?? ""`); msg == "" {
+		t.Errorf("a broken search regexp shows no error")
+	}
+}
+
+// TestWebSandwich opens the sandwich view of a function: callers drawn
+// above, callees below, and the function table picks another.
+func TestWebSandwich(t *testing.T) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	prof := genProfile(t, profgen.Small, t.TempDir(), "cpu.pb.gz")
+	base := webServer(t, perflab, prof)
+	p := openView(t, b, base+"/ui/sandwich")
+	rows := evalT[int](t, p, `document.querySelectorAll("#functions tbody tr").length`)
+	if rows < 10 {
+		t.Fatalf("function table has %d rows", rows)
+	}
+	// Pick a function in the middle of the stacks: it has callers and callees.
+	name := evalT[string](t, p, `[...document.querySelectorAll("#functions td.fn")].map((td) => td.dataset.name).find((n) => n.includes("acme"))`)
+	evalT[bool](t, p, `(() => { [...document.querySelectorAll("#functions td.fn")].find((td) => td.dataset.name === `+strconv.Quote(name)+`).click(); return true; })()`)
+	time.Sleep(500 * time.Millisecond)
+	p = openView(t, b, evalT[string](t, p, `location.href`))
+	v := evalT[[]int](t, p, `(() => { const d = window.perflabFlame.view; return [d.minDepth, d.maxDepth]; })()`)
+	if sw := evalT[string](t, p, `window.perflabFlame.view.raw.sandwich`); sw != name {
+		t.Errorf("sandwich of %q after clicking %q", sw, name)
+	}
+	if v[0] >= 0 || v[1] <= 0 {
+		t.Errorf("sandwich of %s: depths %d..%d, want callers above (<0) and callees below (>0)", name, v[0], v[1])
+	}
+	if ink := inkCount(t, p, `Math.max(r, g, b) - Math.min(r, g, b) > 40`); ink < 1000 {
+		t.Errorf("sandwich drew %d coloured pixels", ink)
+	}
+	sorted := evalT[bool](t, p, `(() => { document.querySelectorAll("#functions th")[0].click();
+		const v = [...document.querySelectorAll("#functions tbody tr")].map((tr) => +tr.cells[0].dataset.v);
+		return v.every((x, i) => i === 0 || v[i-1] >= x); })()`)
+	if !sorted {
+		t.Errorf("sorting by self did not order the table")
+	}
+	browser.ScreenshotForTest(t, p, "web-sandwich")
+	noErrors(t, p, "sandwich")
+}
+
+// TestWebDiff serves a -diff_base comparison of two profgen profiles:
+// the flame graph is red where the new profile grew and blue where it
+// shrank, and the reverse view draws the base's shape.
+func TestWebDiff(t *testing.T) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	dir := t.TempDir()
+	newer := profgen.Small
+	newer.MaxDepth = 25 // the same functions, shallower stacks: some frames grow, deep ones shrink
+	base := webServer(t, perflab, "-diff_base", genProfile(t, profgen.Small, dir, "old.pb.gz"), genProfile(t, newer, dir, "new.pb.gz"))
+	p := openView(t, b, base+"/ui/flamegraph")
+	red := inkCount(t, p, `r > g + 40 && r > b + 40`)
+	blue := inkCount(t, p, `b > r + 40 && b > g + 20`)
+	if red < 100 || blue < 100 {
+		t.Errorf("diff drew %d red and %d blue pixels, want both", red, blue)
+	}
+	browser.ScreenshotForTest(t, p, "web-diff")
+	evalT[bool](t, p, `(() => { [...document.querySelectorAll(".pf-btn")].find((b) => b.textContent === "Reverse").click(); return true; })()`)
+	waitFor(t, p, `window.perflabFlame.view.raw.reverse === true && new URLSearchParams(location.search).get("reverse") === "1"`)
+	noErrors(t, p, "diff")
+	p = openView(t, b, base+"/ui/flamegraph?reverse=1&normalize=1")
+	if !evalT[bool](t, p, `window.perflabFlame.view.raw.reverse === true && window.perflabFlame.query.normalize === true`) {
+		t.Errorf("reverse=1&normalize=1 did not open the reverse, normalised view")
+	}
+	noErrors(t, p, "diff reverse")
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/internal/httpguard"
 	"github.com/perflab/perflab/report"
 )
@@ -114,6 +115,7 @@ func (s *Server) routes() {
 	m.HandleFunc("/download", s.download)
 	static, _ := fs.Sub(assets, "assets")
 	m.Handle("/ui/assets/", http.StripPrefix("/ui/assets/", http.FileServerFS(static)))
+	m.Handle("/ui/flame/", http.StripPrefix("/ui/flame/", http.FileServerFS(flame.Assets())))
 	s.mux = m
 }
 

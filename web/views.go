@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/report"
 )
 
@@ -55,9 +56,10 @@ type pageData struct {
 	Top     *report.JSONReport
 	Peek    *report.JSONReport
 	Source  []routine
-	Graph   template.HTML // SVG from package graph, escaped by it
-	Content template.HTML // extra markup from a view (flame graph host element)
-	Script  string        // the view's ES module under /ui/assets or /ui/flame/
+	Graph     template.HTML    // SVG from package graph, escaped by it
+	FlameData template.JS      // the first flame.View, HTML-escaped JSON
+	Functions []flame.FuncStat // the sandwich view's table
+	Script    string           // the view's ES module, under /ui/assets
 }
 
 type link struct {

@@ -24,7 +24,6 @@ export function select(name) {
   if (!box) return;
   box.hidden = false;
   document.getElementById('selected-name').textContent = name;
-  document.getElementById('refine').open = true;
 }
 
 function setupMenu() {
@@ -38,7 +37,7 @@ function setupMenu() {
   for (const sel of form.querySelectorAll('select')) {
     sel.addEventListener('change', () => form.requestSubmit());
   }
-  for (const b of form.querySelectorAll('button[data-refine]')) {
+  for (const b of document.querySelectorAll('#selection button[data-refine]')) {
     b.addEventListener('click', () => {
       if (selected === null) return;
       const q = params();
@@ -49,7 +48,8 @@ function setupMenu() {
   document.getElementById('sandwich-selected').addEventListener('click', () => {
     if (selected === null) return;
     const q = params();
-    q.set('sw', regexpQuote(selected));
+    q.delete('path');
+    q.set('sandwich', selected);
     go('sandwich', q);
   });
 }
@@ -85,7 +85,7 @@ function setupTables() {
     if (!fn) return;
     if (document.body.dataset.view === 'sandwich') {
       const q = params();
-      q.set('sw', regexpQuote(fn.dataset.name));
+      q.set('sandwich', fn.dataset.name);
       go('sandwich', q);
       return;
     }
