@@ -53,9 +53,9 @@ type pageData struct {
 	Diff        bool          // the profile is a -diff_base comparison
 	Symbol      string        // the function a peek, source or sandwich is about
 
-	Top     *report.JSONReport
-	Peek    *report.JSONReport
-	Source  []routine
+	Top       *report.JSONReport
+	Peek      *report.JSONReport
+	Source    []routine
 	Graph     template.HTML    // SVG from package graph, escaped by it
 	FlameData template.JS      // the first flame.View, HTML-escaped JSON
 	Functions []flame.FuncStat // the sandwich view's table
