@@ -220,8 +220,7 @@ func (s *Server) api(name string, f func(o report.Options, q url.Values) (answer
 		if err == nil {
 			var a answer
 			if a, err = f(o, q); err == nil {
-				w.Header().Set("Content-Type", a.contentType)
-				w.Write(a.body)
+				write(w, r, http.StatusOK, a.contentType, a.body)
 				return
 			}
 		}

@@ -105,9 +105,7 @@ func (s *Server) page(v view) http.HandlerFunc {
 			http.Error(w, "rendering page: "+err.Error(), http.StatusInternalServerError)
 			return
 		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(status)
-		buf.WriteTo(w)
+		write(w, r, status, "text/html; charset=utf-8", buf.Bytes())
 	}
 }
 
