@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -350,4 +352,29 @@ func TestWebDiff(t *testing.T) {
 		t.Errorf("reverse=1&normalize=1 did not open the reverse, normalised view")
 	}
 	noErrors(t, p, "diff reverse")
+}
+
+// TestWebHostileStrings serves a profile whose function, file and label
+// names are HTML and script, and opens every view: nothing runs, the
+// names show as text.
+func TestWebHostileStrings(t *testing.T) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	path := filepath.Join(t.TempDir(), "hostile.pb.gz")
+	writeHostileProfile(t, path)
+	base := webServer(t, perflab, path)
+	for _, view := range []string{"flamegraph", "top", "graph", "peek?f=main", "source?f=main", "sandwich", "top?f=" + url.QueryEscape(hostile)} {
+		p := openView(t, b, base+"/ui/"+view)
+		if pwned := evalT[bool](t, p, `window.pwned !== undefined`); pwned {
+			t.Errorf("%s: a hostile name ran as script", view)
+		}
+		text := evalT[string](t, p, `document.body.innerText + [...document.querySelectorAll("[data-name]")].map((e) => e.dataset.name).join(" ")`)
+		if view != "flamegraph" && view != "sandwich" && !strings.Contains(text, "<img src=x") {
+			t.Errorf("%s: the hostile name is not shown as text", view)
+		}
+		if view == "top" {
+			browser.ScreenshotForTest(t, p, "web-hostile-top")
+		}
+		noErrors(t, p, "hostile "+view)
+	}
 }
