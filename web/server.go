@@ -49,6 +49,9 @@ type Server struct {
 	derived *derivedCache // per-refinement data other packages build (flame trees)
 	compute sync.Mutex    // one aggregation at a time bounds memory
 	diff    bool          // the profile holds -diff_base samples
+
+	labelsOnce sync.Once
+	labelHints []string // key=value of the profile's labels, for the tag filters
 }
 
 // New returns a Server for p. p must not be changed afterwards.

@@ -144,9 +144,11 @@ func (s *Server) menu(d *pageData, o report.Options, q url.Values) {
 // labels lists the profile's string labels as key=value, and its numeric
 // label keys as key=, at most 200 of them, for the tag filters' hints.
 func (s *Server) labels() []string {
-	if a, ok := s.derived.get("labels"); ok {
-		return a.([]string)
-	}
+	s.labelsOnce.Do(func() { s.labelHints = s.collectLabels() })
+	return s.labelHints
+}
+
+func (s *Server) collectLabels() []string {
 	seen := map[string]bool{}
 	for _, smp := range s.p.Sample {
 		for k, vs := range smp.Label {
@@ -167,7 +169,6 @@ func (s *Server) labels() []string {
 		out = append(out, l)
 	}
 	sort.Strings(out)
-	s.derived.put("labels", out)
 	return out
 }
 

@@ -2,7 +2,7 @@
 // first view (#flame-data); zooms, searches and toggles fetch
 // /ui/api/flame with the page's pprof parameters and the flame query, and
 // the URL follows, so every state can be bookmarked.
-import { FlameGraph, queryParams } from '/ui/flame/flame.js';
+import { FlameGraph, queryParams, format } from '/ui/flame/flame.js';
 import { select } from '/ui/assets/app.js';
 
 const FLAME_PARAMS = ['path', 'search', 'sandwich', 'reverse', 'normalize', 'minwidth', 'maxdepth', 'maxframes', 'orient'];
@@ -65,5 +65,14 @@ fg.setOrientation = (o) => {
 };
 // A click on a frame also selects its function for the Refine buttons.
 fg.canvas.addEventListener('click', () => { if (fg.selected) select(fg.selected); });
+// formatTable shows the function table's values in the profile's unit,
+// with their share of the total.
+function formatTable(v) {
+  for (const td of document.querySelectorAll('#functions td[data-v]')) {
+    const x = +td.dataset.v;
+    td.textContent = format(x, v.unit) + (v.total ? ` (${(100 * x / v.total).toFixed(2)}%)` : '');
+  }
+}
+formatTable(initial);
 fg.setQuery(query).then(() => { document.body.dataset.ready = '1'; });
 window.perflabFlame = fg;
