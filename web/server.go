@@ -110,6 +110,11 @@ func (s *Server) routes() {
 		m.HandleFunc("/ui/"+v.path, s.page(v))
 	}
 	m.HandleFunc("/ui/{$}", s.page(views[0]))
+	for _, old := range []string{"flamegraph2", "flamegraphold"} { // pprof's old names
+		m.HandleFunc("/ui/"+old, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/ui/flamegraph?"+r.URL.RawQuery, http.StatusMovedPermanently)
+		})
+	}
 	m.HandleFunc("/ui/api/top", s.api("top", s.topJSON))
 	m.HandleFunc("/ui/api/peek", s.api("peek", s.peekJSON))
 	for path, h := range s.extraAPIs() {
