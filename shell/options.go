@@ -13,7 +13,7 @@ import (
 var pprofOnly = map[string]bool{
 	"call_tree": true, "intel_syntax": true, "tagroot": true, "tagleaf": true, "drop_negative": true,
 	"prune_from": true, "tagshow": true, "taghide": true, "showcolumns": true, "output": true,
-	"normalize": true, "dot": true, "web": true, "disasm": true, "weblist": true, "svg": true,
+	"normalize": true, "web": true, "disasm": true, "weblist": true, "svg": true,
 	"png": true, "pdf": true, "gif": true, "ps": true, "eog": true, "evince": true, "gv": true,
 	"callgrind": true, "kcachegrind": true, "proto": true, "topproto": true, "comments": true,
 }
@@ -82,6 +82,7 @@ var commandHelp = map[string]string{
 	"traces": "traces\nOutputs all profile samples in text form",
 	"tags":   "tags [tag_regex]* [-ignore_regex]* [>file]\nList tags with key:value matching tag_regex and exclude ignore_regex.",
 	"raw":    "raw\nOutputs a text representation of the raw profile",
+	"dot":    "dot [n] [focus_regex]* [-ignore_regex]* [-cum] >f\nOutputs a graph in DOT format",
 }
 
 // help prints the command list, or the help of one command or option.
