@@ -36,6 +36,7 @@ var commands = []*command{
 	escapesCmd,
 	shellCmd,
 	traceCmd,
+	webCmd,
 	loadCmd,
 	investigateCmd,
 	gcCmd,

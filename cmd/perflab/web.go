@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os/exec"
+	"runtime"
+	"strings"
+
+	"github.com/perflab/perflab/profiles"
+	rpt "github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/web"
+)
+
+var webCmd = &command{
+	name:    "web",
+	summary: "browse a profile: flame graph, sandwich, diff, graph, top, source",
+	usage: `usage: perflab web [flags] [-http=HOST:PORT] [-no_browser] SOURCE...
+
+Serves the profile viewer, as 'go tool pprof -http' does, at pprof's paths
+(/ui/flamegraph, /ui/top, /ui/graph, /ui/peek, /ui/source, plus
+/ui/sandwich) with pprof's URL parameters, and opens a browser unless
+-no_browser. The sources are loaded once, before anything is served; the
+report flags are the pages' initial settings. With -diff_base the flame
+graph is red/blue. See docs/web.md.
+
+Flags:
+  -http=HOST:PORT        where to listen (default 127.0.0.1 on a free
+                         port); a host that is not loopback is warned about
+  -no_browser            do not open a browser
+
+Examples:
+  perflab web cpu.pprof
+  perflab web -http=127.0.0.1:8080 -no_browser -focus=main.run cpu.pprof
+  perflab web -diff_base=old.pprof new.pprof
+
+` + reportFlagHelp,
+}
+
+func init() { webCmd.run = runWeb } // runWeb refers to webCmd.
+
+func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(webCmd)
+	rf := addReportFlags(fs, rpt.Kind("web"))
+	addr := fs.String("http", "", "")
+	noBrowser := fs.Bool("no_browser", false, "")
+	if err := parseFlags(webCmd, fs, stdout, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageErrorf("no profile given")
+	}
+	host, port, err := splitHTTP(*addr)
+	if err != nil {
+		return err
+	}
+	o, err := rf.options(stderr)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	opts, err := rf.src.options(stdin, stderr)
+	if err != nil {
+		return err
+	}
+	p, err := profiles.Load(ctx, fs.Args(), opts)
+	if err != nil {
+		return err
+	}
+	runtime.GC() // let the server's first aggregation reuse the loader's memory
+	loopback := web.IsLoopback(net.JoinHostPort(host, port))
+	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(fs.Args(), " "), AnyHost: !loopback})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if err != nil {
+		return fmt.Errorf("-http %s: %w", *addr, err)
+	}
+	if !loopback {
+		fmt.Fprintf(stderr, "warning: -http %s is not a loopback address: anyone who can reach it can read the profile\n", *addr)
+	}
+	u := "http://" + ln.Addr().String()
+	fmt.Fprintf(stderr, "Serving web UI on %s\n", u)
+	if !*noBrowser {
+		openBrowser(u + "/ui/")
+	}
+	return web.Serve(ctx, ln, srv)
+}
+
+// splitHTTP reads -http: HOST:PORT, where an empty host means 127.0.0.1
+// and an empty port a free one.
+func splitHTTP(addr string) (host, port string, err error) {
+	if addr == "" {
+		return "127.0.0.1", "0", nil
+	}
+	host, port, err = net.SplitHostPort(addr)
+	if err != nil {
+		return "", "", usageErrorf("-http %q: want HOST:PORT", addr)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if port == "" {
+		port = "0"
+	}
+	return host, port, nil
+}
+
+// openBrowser opens u in the desktop's browser, best effort: a machine
+// without one still serves.
+func openBrowser(u string) {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", u)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", u)
+	default:
+		cmd = exec.Command("xdg-open", u)
+	}
+	if cmd.Start() == nil {
+		go cmd.Wait()
+	}
+}

@@ -1,0 +1,24 @@
+// Package web serves perflab's profile viewer: the flame graph, sandwich,
+// red/blue diff, call graph, top, peek and source views of one loaded
+// profile, at the paths and with the URL parameters of pprof's web UI
+// (go tool pprof -http), so that a pprof bookmark opens the same view.
+//
+// A Server holds the profile in memory, loaded once; it never re-parses
+// it. Every request's settings are pprof's report settings, read from the
+// URL with report.Options.ApplyURL (report.Settings is the one table of
+// them); the menu of every page is derived from the same table. Answers
+// are computed from the profile by package report (top, peek, list) and
+// the flame graph and call graph packages, one aggregation at a time, and
+// cached per view and canonical settings, so switching between views and
+// back costs nothing. Reports filter in place, so a request with filters
+// works on a shallow copy of the profile: new samples and locations over
+// the shared functions, mappings, values and labels.
+//
+// Pages are html/template documents rendered into a buffer before they
+// are written, so every string from the profile is escaped and a bad
+// parameter (a broken regexp, an unknown sample type) is shown in place
+// with status 400 while the server keeps serving. Assets are plain CSS
+// and ES modules embedded with go:embed. Unless Options.AnyHost, a request
+// whose Host header is not a loopback name is refused with 403, which
+// defeats DNS rebinding against a server bound to 127.0.0.1.
+package web

@@ -1,0 +1,112 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"html/template"
+	"net/http"
+	"net/url"
+
+	"github.com/perflab/perflab/flame"
+	"github.com/perflab/perflab/report"
+)
+
+// maxFunctionRows bounds the sandwich view's function table; the flame
+// graph's search finds the others.
+const maxFunctionRows = 1000
+
+// extraAPIs are the endpoints of the views built on other packages.
+func (s *Server) extraAPIs() map[string]http.HandlerFunc {
+	return map[string]http.HandlerFunc{
+		"/ui/api/graph.svg": s.api("graph", s.graphSVG),
+		"/ui/api/flame":     s.api("flame", s.flameView),
+	}
+}
+
+// tree returns the flame graph tree of o, built once per refinement.
+// The caller holds s.compute.
+func (s *Server) tree(o report.Options) (*flame.Tree, error) {
+	k := "flame?" + key(o)
+	if t, ok := s.derived.get(k); ok {
+		return t.(*flame.Tree), nil
+	}
+	t, err := flame.Build(s.p, o) // reads p; filters never touch it
+	if err != nil {
+		return nil, err
+	}
+	s.derived.put(k, t)
+	return t, nil
+}
+
+// flameView answers /ui/api/flame: the View of the flame query in q
+// (zoom path, search, sandwich, diff options) of the tree of o, as the
+// JSON flame.js draws; only frames wide enough to see are in it.
+func (s *Server) flameView(o report.Options, q url.Values) (answer, error) {
+	fq, err := flame.ParseQuery(q)
+	if err != nil {
+		return answer{}, err
+	}
+	return s.cached("flame", o, fq.Encode().Encode(), func(o report.Options) (answer, error) {
+		t, err := s.tree(o)
+		if err != nil {
+			return answer{}, err
+		}
+		v, err := t.View(fq)
+		if err != nil {
+			return answer{}, err
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return answer{}, err
+		}
+		var buf bytes.Buffer
+		json.HTMLEscape(&buf, b) // safe to inline in a script element
+		return answer{body: buf.Bytes(), contentType: "application/json"}, nil
+	})
+}
+
+// fillFlame inlines the first view in the page, so that the graph draws
+// without another round trip; zooms and searches fetch /ui/api/flame.
+func (s *Server) fillFlame(o report.Options, q url.Values, d *pageData) error {
+	a, err := s.flameView(o, q)
+	if err != nil {
+		return err
+	}
+	d.Warnings = append(d.Warnings, a.warnings...)
+	d.Legend = append(append(d.Legend, s.describe...), o.ActiveFilters()...)
+	d.FlameData = template.JS(a.body) // HTML-escaped JSON
+	d.Script = "/ui/assets/flamepage.js"
+	return nil
+}
+
+// fillSandwich shows the callers (above) and callees (below) of the
+// frame named by the sandwich parameter, beside the sortable self/total
+// table of every function, from which another can be picked.
+func (s *Server) fillSandwich(o report.Options, q url.Values, d *pageData) error {
+	d.Symbol = q.Get(flame.ParamSandwich)
+	a, err := s.cached("functions", o, "", func(o report.Options) (answer, error) {
+		t, err := s.tree(o)
+		if err != nil {
+			return answer{}, err
+		}
+		fs := t.Functions()
+		if len(fs) > maxFunctionRows {
+			fs = fs[:maxFunctionRows]
+		}
+		b, err := json.Marshal(fs)
+		return answer{body: b, contentType: "application/json"}, err
+	})
+	if err != nil {
+		return err
+	}
+	var fs []flame.FuncStat
+	if err := json.Unmarshal(a.body, &fs); err != nil {
+		return err
+	}
+	d.Functions = fs
+	if d.Symbol == "" && len(fs) > 0 {
+		d.Symbol = fs[0].Name
+		q.Set(flame.ParamSandwich, d.Symbol)
+	}
+	return s.fillFlame(o, q, d)
+}

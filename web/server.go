@@ -1,0 +1,331 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/flame"
+	"github.com/perflab/perflab/internal/httpguard"
+	"github.com/perflab/perflab/report"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Report is the initial state: a page opened without URL parameters
+	// is redirected to the URL holding these settings, and the settings
+	// that have no URL parameter (source_path, trim_path, divide_by)
+	// apply to every request.
+	Report report.Options
+	// Title names the sources in the pages' titles.
+	Title string
+	// AnyHost turns off the Host check. Leave it false when the server
+	// listens on loopback: then a request whose Host header is not a
+	// loopback name (DNS rebinding) gets 403.
+	AnyHost bool
+	// CacheEntries bounds how many rendered answers are kept, one per
+	// view and refinement; 0 means 64.
+	CacheEntries int
+}
+
+// A Server serves the web UI of one loaded profile. It is an
+// http.Handler; the profile is never re-parsed and never changed.
+type Server struct {
+	p       *profile.Profile
+	opts    Options
+	base    report.Options // DefaultOptions with the settings URLs do not hold
+	initial string         // the encoded URL state of opts.Report
+	mux     *http.ServeMux
+	cache   *cache
+	derived *derivedCache // per-refinement data other packages build (flame trees)
+	compute sync.Mutex    // one aggregation at a time bounds memory
+	diff    bool          // the profile holds -diff_base samples
+
+	labelsOnce sync.Once
+	labelHints []string // key=value of the profile's labels, for the tag filters
+	describe   []string // the profile's File, Type, Time and Duration lines
+}
+
+// New returns a Server for p. p must not be changed afterwards.
+func New(p *profile.Profile, o Options) (*Server, error) {
+	if p == nil || len(p.SampleType) == 0 {
+		return nil, errors.New("web: profile has no sample types")
+	}
+	if o.CacheEntries <= 0 {
+		o.CacheEntries = 64
+	}
+	s := &Server{p: p, opts: o, base: report.DefaultOptions(), cache: newCache(o.CacheEntries),
+		derived: newDerivedCache(4)}
+	for _, st := range report.Settings() {
+		if st.URLParam == "" {
+			if err := st.Set(&s.base, st.Get(&o.Report)); err != nil {
+				return nil, fmt.Errorf("web: setting %s: %w", st.Name, err)
+			}
+		}
+	}
+	q := url.Values{}
+	o.Report.EncodeURL(q)
+	s.initial = q.Encode()
+	if _, err := s.options(q); err != nil {
+		return nil, fmt.Errorf("web: initial settings: %w", err)
+	}
+	for _, smp := range p.Sample {
+		if smp.DiffBaseSample() {
+			s.diff = true
+			break
+		}
+	}
+	s.describe, _, _ = report.Describe(p)
+	s.routes()
+	return s, nil
+}
+
+// ServeHTTP answers r, after the Host check unless Options.AnyHost.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.opts.AnyHost && !httpguard.LoopbackHost(r) {
+		http.Error(w, "host not allowed: this server answers only to loopback names", http.StatusForbidden)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("X-Frame-Options", "DENY")
+	s.mux.ServeHTTP(w, r)
+}
+
+// routes sets up pprof's paths under /ui/ and the JSON endpoints.
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.Handle("/{$}", http.RedirectHandler("/ui/", http.StatusFound))
+	for _, v := range views {
+		m.HandleFunc("/ui/"+v.path, s.page(v))
+	}
+	m.HandleFunc("/ui/{$}", s.page(views[0]))
+	for _, old := range []string{"flamegraph2", "flamegraphold"} { // pprof's old names
+		m.HandleFunc("/ui/"+old, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/ui/flamegraph?"+r.URL.RawQuery, http.StatusMovedPermanently)
+		})
+	}
+	m.HandleFunc("/ui/api/top", s.api("top", s.topJSON))
+	m.HandleFunc("/ui/api/peek", s.api("peek", s.peekJSON))
+	for path, h := range s.extraAPIs() {
+		m.HandleFunc(path, h)
+	}
+	m.HandleFunc("/download", s.download)
+	static, _ := fs.Sub(assets, "assets")
+	m.Handle("/ui/assets/", http.StripPrefix("/ui/assets/", http.FileServerFS(static)))
+	m.Handle("/ui/flame/", http.StripPrefix("/ui/flame/", http.FileServerFS(flame.Assets())))
+	s.mux = m
+}
+
+// options resolves a request's settings: the server's base with the URL
+// parameters applied, checked as a report would check them.
+func (s *Server) options(q url.Values) (report.Options, error) {
+	o := s.base
+	if err := o.ApplyURL(q); err != nil {
+		return o, err
+	}
+	if _, err := s.p.SampleIndexByName(o.SampleIndex); err != nil {
+		return o, fmt.Errorf("URL parameter si: %w", err)
+	}
+	if gs, _ := report.LookupSetting("granularity"); o.Granularity != "" && !contains(gs.ChoiceNames(), o.Granularity) {
+		return o, fmt.Errorf("URL parameter g: unknown granularity %q", o.Granularity)
+	}
+	return o, nil
+}
+
+// key is the canonical form of the settings, for the caches.
+func key(o report.Options) string {
+	q := url.Values{}
+	o.EncodeURL(q)
+	return q.Encode()
+}
+
+// profileFor returns the profile the report of o may filter in place:
+// the loaded one when o filters nothing (reports only read it then), else
+// a shallow copy whose samples and locations the filters may rewrite.
+func (s *Server) profileFor(o report.Options) *profile.Profile {
+	if len(o.ActiveFilters()) == 0 {
+		return s.p
+	}
+	return shallowCopy(s.p)
+}
+
+// shallowCopy copies what pprof's filters change — the sample list, each
+// sample's stack and each location's lines — and shares the rest (values,
+// labels, functions, mappings), which they only read.
+func shallowCopy(p *profile.Profile) *profile.Profile {
+	c := &profile.Profile{SampleType: p.SampleType, DefaultSampleType: p.DefaultSampleType,
+		Mapping: p.Mapping, Function: p.Function, Comments: p.Comments, DocURL: p.DocURL,
+		DropFrames: p.DropFrames, KeepFrames: p.KeepFrames, TimeNanos: p.TimeNanos,
+		DurationNanos: p.DurationNanos, PeriodType: p.PeriodType, Period: p.Period}
+	newLoc := locationCopier(p.Location)
+	c.Location = make([]*profile.Location, len(p.Location))
+	for i, l := range p.Location {
+		c.Location[i] = newLoc(l)
+	}
+	c.Sample = make([]*profile.Sample, len(p.Sample))
+	samples := make([]profile.Sample, len(p.Sample))
+	n := 0
+	for _, smp := range p.Sample {
+		n += len(smp.Location)
+	}
+	stacks := make([]*profile.Location, n) // one array for every stack
+	for i, smp := range p.Sample {
+		samples[i] = *smp
+		ns := &samples[i]
+		ns.Location, stacks = stacks[:len(smp.Location):len(smp.Location)], stacks[len(smp.Location):]
+		for j, l := range smp.Location {
+			ns.Location[j] = newLoc(l)
+		}
+		c.Sample[i] = ns
+	}
+	return c
+}
+
+// locationCopier copies each location once and returns the copy of a
+// location: by ID through a slice when the IDs are unique and dense (as
+// decoded profiles' are), else through a map.
+func locationCopier(locs []*profile.Location) func(*profile.Location) *profile.Location {
+	copies := make([]profile.Location, len(locs))
+	maxID := uint64(0)
+	for i, l := range locs {
+		copies[i] = *l
+		maxID = max(maxID, l.ID)
+	}
+	if maxID <= uint64(2*len(locs)+16) {
+		byID := make([]*profile.Location, maxID+1)
+		unique := true
+		for i, l := range locs {
+			unique = unique && l.ID != 0 && byID[l.ID] == nil
+			byID[l.ID] = &copies[i]
+		}
+		if unique {
+			return func(l *profile.Location) *profile.Location { return byID[l.ID] }
+		}
+	}
+	m := make(map[*profile.Location]*profile.Location, len(locs))
+	for i, l := range locs {
+		m[l] = &copies[i]
+	}
+	return func(l *profile.Location) *profile.Location { return m[l] }
+}
+
+// An answer is a rendered response body.
+type answer struct {
+	body        []byte
+	contentType string
+	warnings    []string // pprof's warnings, such as "Focus expression matched no samples"
+}
+
+// cached returns the answer of name for o, computing it with f once.
+// Errors are not cached: a bad parameter costs only its own request.
+func (s *Server) cached(name string, o report.Options, extra string, f func(o report.Options) (answer, error)) (answer, error) {
+	k := name + "?" + key(o) + "&" + extra
+	if a, ok := s.cache.get(k); ok {
+		return a, nil
+	}
+	s.compute.Lock()
+	defer s.compute.Unlock()
+	if a, ok := s.cache.get(k); ok {
+		return a, nil
+	}
+	var warn bytes.Buffer
+	o.Warnings = &warn
+	a, err := f(o)
+	if err != nil {
+		return a, err
+	}
+	a.warnings = strings.FieldsFunc(warn.String(), func(r rune) bool { return r == '\n' })
+	s.cache.put(k, a)
+	return a, nil
+}
+
+// api makes the handler of a JSON endpoint: 400 with the error text for a
+// bad parameter.
+func (s *Server) api(name string, f func(o report.Options, q url.Values) (answer, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		o, err := s.options(q)
+		if err == nil {
+			var a answer
+			if a, err = f(o, q); err == nil {
+				write(w, r, http.StatusOK, a.contentType, a.body)
+				return
+			}
+		}
+		http.Error(w, name+": "+err.Error(), http.StatusBadRequest)
+	}
+}
+
+// download writes the refined profile, gzipped, as pprof's /download does.
+func (s *Server) download(w http.ResponseWriter, r *http.Request) {
+	o, err := s.options(r.URL.Query())
+	if err == nil {
+		var a answer
+		a, err = s.cached("download", o, "", func(o report.Options) (answer, error) {
+			p := s.profileFor(o)
+			if err := report.Filter(p, o); err != nil {
+				return answer{}, err
+			}
+			var buf bytes.Buffer
+			if err := p.Write(&buf); err != nil {
+				return answer{}, err
+			}
+			return answer{body: buf.Bytes(), contentType: "application/octet-stream"}, nil
+		})
+		if err == nil {
+			w.Header().Set("Content-Type", a.contentType)
+			w.Header().Set("Content-Disposition", `attachment; filename="profile.pb.gz"`)
+			w.Write(a.body)
+			return
+		}
+	}
+	http.Error(w, "download: "+err.Error(), http.StatusBadRequest)
+}
+
+// Serve serves h on ln until ctx is done, then shuts the server down.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	srv.Shutdown(sctx)
+	return nil
+}
+
+// IsLoopback reports whether the host of addr ("127.0.0.1:8080",
+// "localhost:0", ":8080") is a loopback name; an empty host is not.
+func IsLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	return httpguard.IsLoopback(strings.Trim(host, "[]"))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

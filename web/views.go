@@ -1,0 +1,186 @@
+package web
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/perflab/perflab/flame"
+	"github.com/perflab/perflab/report"
+)
+
+//go:embed assets
+var assets embed.FS
+
+var pageTmpl = template.Must(template.ParseFS(assets, "assets/page.html"))
+
+// A view is one page of the UI, at /ui/PATH.
+type view struct {
+	path  string
+	title string
+	// fill computes the view's content into d; an error is the request's
+	// fault (a bad regexp, an unknown sample type) and is shown in place.
+	fill func(s *Server, o report.Options, q url.Values, d *pageData) error
+}
+
+// views is the table of pages, in the menu's order; the first is /ui/.
+var views = []view{
+	{"flamegraph", "Flame graph", (*Server).fillFlame},
+	{"top", "Top", (*Server).fillTop},
+	{"graph", "Graph", (*Server).fillGraph},
+	{"peek", "Peek", (*Server).fillPeek},
+	{"source", "Source", (*Server).fillSource},
+	{"sandwich", "Sandwich", (*Server).fillSandwich},
+}
+
+// pageData is what page.html renders. Every string from the profile
+// reaches the page through html/template, which escapes it.
+type pageData struct {
+	View, Title string
+	Query       string // the request's query, for the menu's links
+	Views       []link
+	Error       string
+	Warnings    []string
+	SampleTypes []option
+	Choices     []choiceField // group settings (granularity, sort)
+	Refine      []field       // string settings: focus, ignore, ... tagignore
+	More        []field       // other settings with URL parameters
+	Labels      []string      // key=value of the profile's labels, for tag filters
+	Diff        bool          // the profile is a -diff_base comparison
+	Symbol      string        // the function a peek, source or sandwich is about
+	Legend      []string      // the profile's description and active filters
+
+	Top       *report.JSONReport
+	Peek      *report.JSONReport
+	Source    []routine
+	Graph     template.HTML    // SVG from package graph, escaped by it
+	FlameData template.JS      // the first flame.View, HTML-escaped JSON
+	Functions []flame.FuncStat // the sandwich view's table
+	Script    string           // the view's ES module, under /ui/assets
+}
+
+type link struct {
+	Path, Title string
+	Current     bool
+}
+
+type option struct {
+	Value, Label string
+	Selected     bool
+}
+
+type choiceField struct {
+	Param, Name, Help string
+	Options           []option
+}
+
+type field struct {
+	Param, Name, Help, Value, Placeholder string
+}
+
+// page makes the handler of view v.
+func (s *Server) page(v view) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.RawQuery == "" && s.initial != "" {
+			http.Redirect(w, r, r.URL.Path+"?"+s.initial, http.StatusFound)
+			return
+		}
+		pageKey := "page:" + v.path + "?" + r.URL.RawQuery
+		if a, ok := s.cache.get(pageKey); ok {
+			write(w, r, http.StatusOK, a.contentType, a.body)
+			return
+		}
+		q := r.URL.Query()
+		d := &pageData{View: v.path, Title: s.opts.Title, Query: r.URL.RawQuery, Diff: s.diff}
+		status := http.StatusOK
+		o, err := s.options(q)
+		s.menu(d, o, q)
+		if err == nil {
+			err = v.fill(s, o, q, d)
+		}
+		if err != nil {
+			d.Error = err.Error()
+			status = http.StatusBadRequest
+		}
+		var buf bytes.Buffer
+		if err := pageTmpl.Execute(&buf, d); err != nil {
+			http.Error(w, "rendering page: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		if status == http.StatusOK {
+			s.cache.put(pageKey, answer{body: buf.Bytes(), contentType: "text/html; charset=utf-8"})
+		}
+		write(w, r, status, "text/html; charset=utf-8", buf.Bytes())
+	}
+}
+
+// menu fills the menu from report.Settings: the view switcher, the sample
+// type, the groups, the refinements and the other settings.
+func (s *Server) menu(d *pageData, o report.Options, q url.Values) {
+	for _, v := range views {
+		d.Views = append(d.Views, link{v.path, v.title, v.path == d.View})
+	}
+	si, _ := s.p.SampleIndexByName(o.SampleIndex)
+	for i, st := range s.p.SampleType {
+		d.SampleTypes = append(d.SampleTypes, option{st.Type, st.Type + " (" + st.Unit + ")", i == si})
+	}
+	for _, st := range report.Settings() {
+		switch {
+		case st.URLParam == "" || st.Name == "sample_index":
+		case st.Choices != nil:
+			c := choiceField{Param: st.URLParam, Name: st.Name, Help: st.Description()}
+			cur := st.Get(&o)
+			if cur == "" {
+				cur = st.Choices[0].Name
+			}
+			for _, ch := range st.Choices {
+				c.Options = append(c.Options, option{ch.Name, ch.Name, ch.Name == cur})
+			}
+			d.Choices = append(d.Choices, c)
+		case st.Arg() == "regexp" || st.Arg() == "filter":
+			d.Refine = append(d.Refine, field{st.URLParam, st.Name, st.Description(), q.Get(st.URLParam), st.Arg()})
+		default:
+			d.More = append(d.More, field{st.URLParam, st.Name, st.Description(), q.Get(st.URLParam), st.Default()})
+		}
+	}
+	d.Labels = s.labels()
+}
+
+// labels lists the profile's string labels as key=value, and its numeric
+// label keys as key=, at most 200 of them, for the tag filters' hints.
+func (s *Server) labels() []string {
+	s.labelsOnce.Do(func() { s.labelHints = s.collectLabels() })
+	return s.labelHints
+}
+
+func (s *Server) collectLabels() []string {
+	seen := map[string]bool{}
+	for _, smp := range s.p.Sample {
+		for k, vs := range smp.Label {
+			for _, v := range vs {
+				if len(seen) < 200 {
+					seen[k+"="+v] = true
+				}
+			}
+		}
+		for k := range smp.NumLabel {
+			if len(seen) < 200 {
+				seen[k+"="] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for l := range seen {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// symbol is the regexp peek, source and sandwich are about: pprof's web
+// UI takes it from the focus parameter.
+func symbol(q url.Values) string { return strings.TrimSpace(q.Get("f")) }
