@@ -35,6 +35,9 @@ type Options struct {
 	// CacheEntries bounds how many rendered answers are kept, one per
 	// view and refinement; 0 means 64.
 	CacheEntries int
+	// MaxBytes caps a base profile uploaded in the UI, as -max_bytes
+	// caps the command's sources; 0 means profiles.DefaultMaxBytes.
+	MaxBytes int64
 }
 
 // A Server serves the web UI of one loaded profile. It is an
@@ -49,6 +52,7 @@ type Server struct {
 	derived *derivedCache // per-refinement data other packages build (flame trees)
 	compute sync.Mutex    // one aggregation at a time bounds memory
 	diff    bool          // the profile holds -diff_base samples
+	bases   *baseStore    // bases uploaded in the UI (base.go); nil in a base's own server
 
 	labelsOnce sync.Once
 	labelHints []string // key=value of the profile's labels, for the tag filters
@@ -64,7 +68,7 @@ func New(p *profile.Profile, o Options) (*Server, error) {
 		o.CacheEntries = 64
 	}
 	s := &Server{p: p, opts: o, base: report.DefaultOptions(), cache: newCache(o.CacheEntries),
-		derived: newDerivedCache(4)}
+		derived: newDerivedCache(4), bases: newBaseStore()}
 	for _, st := range report.Settings() {
 		if st.URLParam == "" {
 			if err := st.Set(&s.base, st.Get(&o.Report)); err != nil {
@@ -93,6 +97,9 @@ func New(p *profile.Profile, o Options) (*Server, error) {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.opts.AnyHost && !httpguard.LoopbackHost(r) {
 		http.Error(w, "host not allowed: this server answers only to loopback names", http.StatusForbidden)
+		return
+	}
+	if s.serveBase(w, r) {
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

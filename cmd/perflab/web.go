@@ -70,7 +70,7 @@ func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	}
 	runtime.GC() // let the server's first aggregation reuse the loader's memory
 	loopback := web.IsLoopback(net.JoinHostPort(host, port))
-	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(fs.Args(), " "), AnyHost: !loopback})
+	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(fs.Args(), " "), AnyHost: !loopback, MaxBytes: opts.MaxBytes})
 	if err != nil {
 		return err
 	}
