@@ -41,7 +41,7 @@ var views = []view{
 // reaches the page through html/template, which escapes it.
 type pageData struct {
 	View, Title string
-	Query       string // the request's query, for the menu's links
+	Query       template.URL // the request's query, re-encoded, for the menu's links
 	Views       []link
 	Error       string
 	Warnings    []string
@@ -95,7 +95,7 @@ func (s *Server) page(v view) http.HandlerFunc {
 			return
 		}
 		q := r.URL.Query()
-		d := &pageData{View: v.path, Title: s.opts.Title, Query: r.URL.RawQuery, Diff: s.diff}
+		d := &pageData{View: v.path, Title: s.opts.Title, Query: template.URL(r.URL.Query().Encode()), Diff: s.diff}
 		status := http.StatusOK
 		o, err := s.options(q)
 		s.menu(d, o, q)
