@@ -3,6 +3,7 @@ package collect
 import (
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 )
@@ -25,8 +26,20 @@ const (
 	Wall         Kind = "wall"
 )
 
+// GoroutineLeak is the runtime's goroutineleak profile: goroutines blocked
+// on objects no running goroutine can reach. Go 1.26 has it when built
+// with GOEXPERIMENT=goroutineleakprofile (Go 1.27 always); it is in Kinds,
+// and so written and served, only where the runtime has it.
+const GoroutineLeak Kind = "goroutineleak"
+
 // Kinds lists every kind in the order Start writes them.
 var Kinds = []Kind{CPU, Wall, Trace, Heap, Allocs, Goroutine, Block, Mutex, ThreadCreate}
+
+func init() {
+	if pprof.Lookup(string(GoroutineLeak)) != nil {
+		Kinds = append(Kinds, GoroutineLeak)
+	}
+}
 
 // FileName is the name of the file a kind is written to inside the
 // directory given by Dir: "cpu.pprof", "heap.pprof", ..., "trace.out".

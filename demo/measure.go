@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/perflab/perflab/internal/cputime"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -67,7 +68,7 @@ func measure(ctx context.Context, v havlak.Variant, reps int, progress func(done
 		return nil, fmt.Errorf("starting the CPU profiler: %w", err)
 	}
 	before := readMetrics()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Self()
 	start := time.Now()
 	peak := memoryInUse(before)
 
@@ -105,7 +106,7 @@ func measure(ctx context.Context, v havlak.Variant, reps int, progress func(done
 		return nil, fmt.Errorf("%v run interrupted: %w", v, ctx.Err())
 	}
 	wall := time.Since(start)
-	cpu := cpuTime() - cpu0
+	cpu := cputime.Self() - cpu0
 	after := readMetrics()
 	close(stop)
 	wg.Wait()

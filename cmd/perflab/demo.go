@@ -3,9 +3,13 @@ package main
 import (
 	"context"
 	"io"
+	"os"
+	"slices"
+	"time"
 
 	"github.com/perflab/perflab/demo"
 	"github.com/perflab/perflab/examples/havlak"
+	"github.com/perflab/perflab/examples/rsssearch"
 	"github.com/perflab/perflab/internal/term"
 )
 
@@ -13,6 +17,8 @@ var demoCmd = &command{
 	name:    "demo",
 	summary: "profile and fix the Havlak loop finder, end to end",
 	usage: `usage: perflab demo [-reps=N] [-o DIR]
+       perflab demo [-docs=N] [-o DIR] trace
+       perflab demo rsssearch [-o DIR] [-z DUR]
 
 Runs the case study of the Go blog's "Profiling Go Programs" for real:
 Hundt's Havlak loop finder, compiled into perflab, first in its naive
@@ -24,7 +30,22 @@ allocations before and after. It keeps the profiles in a directory
 (./perflab-demo unless -o says otherwise) and ends by printing perflab
 commands to try on them, with the functions the profiles name.
 
+perflab demo trace tells the execution-tracing story of the Ultimate Go
+notes instead: examples/tracefreq searches 4000 generated RSS documents
+for "president" with one goroutine, one per document, one per P, and one
+per P with tasks and regions; each runs under the execution tracer and
+perflab trace reads what a profile cannot show: one P busy at a time, then
+all of them. The traces stay in DIR (default perflab-demo-trace).
+
+perflab demo rsssearch runs the Ultimate Go article's RSS search service
+(examples/rsssearch, served by perflab itself) under perflab run: the
+naive variant, then the tuned one with the naive run as its base. It keeps
+both report directories, DIR/naive and DIR/tuned (a new temporary
+directory unless -o says otherwise), and prints the two headlines side by
+side; -z sets the load of each variant (default 10s).
+
 Flags:
+  -docs N   documents the trace demo searches (default 4000)
   -reps N   repetitions of loop finding after the first search (default 20,
             to finish within a minute on two cores; the benchmark's own is 50)
   -o DIR    keep the profiles in DIR (default perflab-demo): naive.cpu.pprof,
@@ -34,23 +55,45 @@ Examples:
   perflab demo
   perflab top -cum -nodecount=20 perflab-demo/naive.cpu.pprof
   perflab demo -reps=50 -o havlak-profiles
+  perflab demo trace
+  perflab demo rsssearch -o rss
 `,
 }
 
 func init() { demoCmd.run = runDemo } // runDemo refers to demoCmd
 
 func runDemo(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+	if len(args) > 0 && args[0] == "rsssearch" {
+		return runRSSDemo(ctx, stdout, stderr, args[1:])
+	}
+	if len(args) > 0 && args[0] == "trace" { // perflab demo trace [flags] reads as [flags] trace
+		args = append(slices.Clone(args[1:]), "trace")
+	}
 	fs := newFlagSet(demoCmd)
 	reps := fs.Int("reps", demo.DefaultReps, "repetitions of loop finding after the first search")
-	dir := fs.String("o", "perflab-demo", "keep the profiles in `dir`")
+	dir := fs.String("o", "", "keep the profiles in `dir`")
+	docs := fs.Int("docs", demo.DefaultDocs, "documents the trace demo searches")
 	if err := parseFlags(demoCmd, fs, stdout, args); err != nil {
 		return err
 	}
-	if *dir == "" {
-		return usageErrorf("-o: want a directory")
+	if fs.NArg() == 1 && fs.Arg(0) == "trace" {
+		if *dir == "" {
+			*dir = "perflab-demo-trace"
+		}
+		if *docs < 1 || *docs > 1000000 {
+			return usageErrorf("-docs=%d: want 1 to 1000000", *docs)
+		}
+		_, err := demo.RunTrace(ctx, stdout, demo.TraceOptions{Docs: *docs, TraceDir: *dir, Progress: progressLine(stderr)})
+		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("demo takes no arguments")
+		return usageErrorf("demo takes no arguments but trace")
+	}
+	if *dir == "" && !flagSet(fs, "o") {
+		*dir = "perflab-demo"
+	}
+	if *dir == "" {
+		return usageErrorf("-o: want a directory")
 	}
 	if *reps < 0 || *reps > 10*havlak.Repetitions {
 		return usageErrorf("-reps=%d: want 0 to %d", *reps, 10*havlak.Repetitions)
@@ -70,4 +113,32 @@ func progressLine(w io.Writer) func(string) {
 		}
 		line.Printf("%s", status)
 	}
+}
+
+// runRSSDemo is perflab demo rsssearch. With -serve first it is the
+// server the demo runs: perflab runs the service itself, so the demo
+// needs no Go toolchain.
+func runRSSDemo(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	if len(args) > 0 && args[0] == "-serve" {
+		return rsssearch.Command(ctx, stderr, args[1:])
+	}
+	fs := newFlagSet(demoCmd)
+	dir := fs.String("o", "", "")
+	load := fs.Duration("z", demo.DefaultRSSLoad, "")
+	if err := parseFlags(demoCmd, fs, stdout, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("demo rsssearch takes no arguments")
+	}
+	if *load <= 0 || *load > time.Hour {
+		return usageErrorf("-z %v: want a duration up to an hour", *load)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	_, err = demo.RSSSearch(ctx, stdout, demo.RSSOptions{Dir: *dir, Load: *load,
+		Server: []string{self, "demo", "rsssearch", "-serve"}, Progress: progressLine(stderr)})
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/base64"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -91,27 +92,8 @@ type loadFlags struct {
 func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(loadCmd)
 	var f loadFlags
-	fs.IntVar(&f.n, "n", loadgen.DefaultN, "")
-	fs.IntVar(&f.c, "c", loadgen.DefaultC, "")
-	fs.Float64Var(&f.q, "q", 0, "")
-	fs.DurationVar(&f.z, "z", 0, "")
 	fs.StringVar(&f.out, "o", "", "")
-	fs.StringVar(&f.method, "m", "GET", "")
-	fs.Var(&f.headers, "H", "")
-	fs.IntVar(&f.t, "t", 20, "")
-	fs.StringVar(&f.accept, "A", "", "")
-	fs.StringVar(&f.body, "d", "", "")
-	fs.StringVar(&f.bodyFile, "D", "", "")
-	fs.StringVar(&f.contentType, "T", "text/html", "")
-	fs.StringVar(&f.auth, "a", "", "")
-	fs.StringVar(&f.proxy, "x", "", "")
-	fs.BoolVar(&f.h2, "h2", false, "")
-	fs.StringVar(&f.host, "host", "", "")
-	fs.BoolVar(&f.noCompression, "disable-compression", false, "")
-	fs.BoolVar(&f.noKeepAlive, "disable-keepalive", false, "")
-	fs.BoolVar(&f.noRedirects, "disable-redirects", false, "")
-	fs.IntVar(&f.cpus, "cpus", defaultCPUs(), "")
-	fs.Var(&f.failOn, "fail-on-errors", "")
+	f.register(fs)
 	if err := parseFlags(loadCmd, fs, stdout, args); err != nil {
 		return err
 	}
@@ -128,6 +110,31 @@ func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 		return err
 	}
 	return f.verdict(res)
+}
+
+// register defines the load flags, all but -o (whose meaning differs
+// between perflab load and perflab run), on fs.
+func (f *loadFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.n, "n", loadgen.DefaultN, "")
+	fs.IntVar(&f.c, "c", loadgen.DefaultC, "")
+	fs.Float64Var(&f.q, "q", 0, "")
+	fs.DurationVar(&f.z, "z", 0, "")
+	fs.StringVar(&f.method, "m", "GET", "")
+	fs.Var(&f.headers, "H", "")
+	fs.IntVar(&f.t, "t", 20, "")
+	fs.StringVar(&f.accept, "A", "", "")
+	fs.StringVar(&f.body, "d", "", "")
+	fs.StringVar(&f.bodyFile, "D", "", "")
+	fs.StringVar(&f.contentType, "T", "text/html", "")
+	fs.StringVar(&f.auth, "a", "", "")
+	fs.StringVar(&f.proxy, "x", "", "")
+	fs.BoolVar(&f.h2, "h2", false, "")
+	fs.StringVar(&f.host, "host", "", "")
+	fs.BoolVar(&f.noCompression, "disable-compression", false, "")
+	fs.BoolVar(&f.noKeepAlive, "disable-keepalive", false, "")
+	fs.BoolVar(&f.noRedirects, "disable-redirects", false, "")
+	fs.IntVar(&f.cpus, "cpus", defaultCPUs(), "")
+	fs.Var(&f.failOn, "fail-on-errors", "")
 }
 
 // verdict fails a run in which no request got a response, or, with

@@ -1,14 +1,16 @@
 //go:build unix
 
-package demo
+// Package cputime reads the CPU time the process has used, where the
+// system tells it.
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the user and system CPU time the process has used.
-func cpuTime() time.Duration {
+// Self returns the user and system CPU time the process has used.
+func Self() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/perflab/perflab/investigate"
+)
+
+var investigateCmd = &command{
+	name:    "run",
+	summary: "investigate a server: load, profiles, GC, goroutines and a trace, one report",
+	usage: `usage: perflab run [load flags] -url URL [-url URL]... [-pprof URL] [-o DIR] [-base DIR] -- PROGRAM [ARGS]
+
+Starts PROGRAM with GODEBUG=gctrace=1 (its output goes to DIR/program.log),
+waits until the first -url answers, warms it up, then loads each -url in
+turn with perflab load's engine while it collects from -pprof a CPU
+profile of the measured window, the allocations and heap growth over it,
+goroutines at the start and the end, a short execution trace and the
+blocking and mutex profiles (when the program enables them). It stops the
+program with SIGTERM (SIGKILL after -grace) and writes to DIR every
+artefact in its own format and report.json, report.txt and report.html:
+throughput, latency, CPU top, allocation sites, bytes and objects per
+request, GC cycles per 1000 requests and their CPU, goroutine groups, and
+findings ranked by estimated effect. docs/run.md describes report.json.
+
+Flags:
+  -url URL      a URL to load; repeat for more, loaded in turn (loopback
+                only unless -allow-remote)
+  -pprof URL    the program's /debug/pprof/ (default: on the first -url's host)
+  -o DIR        where the artefacts and reports go (default perflab-run)
+  -base DIR     compare with the run in DIR: throughput and latency over
+                -rounds with their noise judged, allocations and GC
+  -warmup DUR   load before measuring (default 1s; 0 for the default, -1s for none)
+  -rounds N     parts the measured load is cut into to judge noise (default 5)
+  -trace SECS   length of the execution trace (default 1; 0 for none)
+  -wait DUR     how long the program has to answer the first -url (default 30s)
+  -grace DUR    how long the program has to exit after SIGTERM (default 5s)
+  -allow-remote allow URLs on other hosts than this one
+  load flags    perflab load's: -n -c -q -z -m -H -t -A -d -D -T -a -x -h2
+                -host -disable-compression -disable-keepalive
+                -disable-redirects -cpus -fail-on-errors (see perflab help load)
+
+Examples:
+  perflab run -m POST -c 100 -z 10s -url 'http://127.0.0.1:5000/search?term=covid-19&cnn=on&bbc=on&nyt=on' \
+      -pprof http://127.0.0.1:6060/debug/pprof/ -o naive -- ./rsssearch -variant=naive
+  perflab run -m POST -c 100 -z 10s -url ... -o tuned -base naive -- ./rsssearch -variant=tuned
+`,
+}
+
+func init() { investigateCmd.run = runRun } // runRun refers to investigateCmd
+
+func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(investigateCmd)
+	var f loadFlags
+	f.register(fs)
+	var urls stringList
+	var o investigate.Options
+	fs.Var(&urls, "url", "")
+	fs.StringVar(&o.Pprof, "pprof", "", "")
+	fs.StringVar(&o.Dir, "o", "perflab-run", "")
+	fs.StringVar(&o.Base, "base", "", "")
+	fs.DurationVar(&o.Warmup, "warmup", 0, "")
+	fs.IntVar(&o.Rounds, "rounds", investigate.DefaultRounds, "")
+	fs.IntVar(&o.TraceSeconds, "trace", 1, "")
+	fs.DurationVar(&o.Wait, "wait", investigate.DefaultWait, "")
+	fs.DurationVar(&o.Grace, "grace", investigate.DefaultGrace, "")
+	fs.BoolVar(&o.AllowRemote, "allow-remote", false, "")
+	if err := parseFlags(investigateCmd, fs, stdout, args); err != nil {
+		return err
+	}
+	if len(urls) == 0 {
+		return usageErrorf("-url: give at least one URL to load")
+	}
+	if fs.NArg() == 0 {
+		return usageErrorf("no program: give it after --, e.g. perflab run -url http://127.0.0.1:8080/ -- ./server")
+	}
+	if o.Rounds < 1 || o.TraceSeconds < 0 || o.Wait <= 0 || o.Grace <= 0 {
+		return usageErrorf("-rounds must be at least 1, -trace at least 0, -wait and -grace positive")
+	}
+	if o.TraceSeconds == 0 {
+		o.TraceSeconds = -1 // none
+	}
+	cfg, err := f.config(urls[0])
+	if err != nil {
+		return err
+	}
+	o.Load, o.URLs, o.Program, o.Args = cfg, urls, fs.Arg(0), fs.Args()[1:]
+	o.Progress = progressLine(stderr)
+	if o.Warmup < 0 {
+		o.Warmup = -time.Nanosecond
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(f.cpus)) // the generator's share, as in perflab load
+	rep, err := investigate.Run(ctx, o)
+	if errors.Is(err, investigate.ErrUsage) {
+		return usageErrorf("%s", strings.TrimPrefix(err.Error(), investigate.ErrUsage.Error()+": "))
+	}
+	if rep != nil {
+		if werr := rep.WriteText(stdout); werr != nil && err == nil {
+			err = werr
+		}
+		if total := rep.Requests + rep.Errors; err == nil && f.failOn.set && total > 0 && float64(rep.Errors)/float64(total) > f.failOn.share {
+			err = fmt.Errorf("run: %d of the %d requests failed, more than -fail-on-errors %s", rep.Errors, total, f.failOn.String())
+		}
+	}
+	return err
+}

@@ -1,0 +1,315 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/perflab/perflab/collect"
+	"github.com/perflab/perflab/exectrace"
+	"github.com/perflab/perflab/internal/atomicfile"
+	"github.com/perflab/perflab/internal/term"
+	"github.com/perflab/perflab/profiles"
+)
+
+var traceCmd = &command{
+	name:    "trace",
+	summary: "summarise an execution trace of any size in one streaming pass",
+	usage: `usage: perflab trace [flags] SOURCE
+       perflab trace [flags] -- PROGRAM [ARGS...]
+
+Reads an execution trace (runtime/trace, go test -trace, collect's
+trace.out or a flight-recorder snapshot; Go 1.22 or later) in one pass,
+in memory bounded whatever its length, and summarises it: duration,
+GOMAXPROCS, the mean number of Ps running goroutines and its course over
+time, goroutines created and most alive at once, the time of all
+goroutines by state (running, runnable, blocked on sync, channels, select,
+network, syscalls, sleep, GC assist), GC cycles and stop-the-world pauses,
+minimum mutator utilization at 1ms, 10ms and 100ms, the top stacks of each
+kind of blocking, tasks and regions with latency percentiles, and
+verdicts in plain words.
+
+SOURCE is a file, - for standard input, or a URL such as
+http://127.0.0.1:6060/debug/pprof/trace (with -seconds). With -- it runs
+PROGRAM with PERFLAB_PROFILE=trace (programs that call collect.Start write
+a trace; "go test PKG" is built and run with -test.trace), then
+summarises the trace and exits with the program's status.
+
+A truncated trace is read up to its last complete generation; the summary
+says how much was lost.
+
+Flags:
+  -json          print the summary as JSON (schema in docs/trace.md)
+  -o FILE        write the summary (or the -pprof profile) to FILE
+  -pprof KIND    write a pprof profile instead, as go tool trace -pprof:
+                 net, sync, syscall or sched
+  -base OLD      compare with the trace OLD, side by side
+  -html FILE     also write an HTML report with charts of busy Ps,
+                 goroutines and heap over time
+  -perfetto FILE also write the trace in Perfetto's format (ui.perfetto.dev)
+  -timeline FILE also write a self-contained HTML timeline: per-P busy
+                 lanes, GC and stop-the-world bands, goroutines alive
+` + fetchFlagHelp + `
+Examples:
+  perflab trace trace.out
+  perflab trace -pprof=sync -o sync.pprof trace.out && perflab top sync.pprof
+  perflab trace -seconds 5 http://127.0.0.1:6060/debug/pprof/trace
+  perflab trace -base before.out after.out
+  perflab trace -html trace.html -- go test -run TestBig ./pkg
+`,
+}
+
+func init() { traceCmd.run = runTrace }
+
+// traceOpts are trace's own flags.
+type traceOpts struct {
+	json     bool
+	out      string
+	pprof    string
+	base     string
+	html     string
+	perfetto string
+	timeline string
+}
+
+func runTrace(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(traceCmd)
+	var o traceOpts
+	fs.BoolVar(&o.json, "json", false, "print JSON")
+	fs.StringVar(&o.out, "o", "", "write to `FILE`")
+	fs.StringVar(&o.pprof, "pprof", "", "write a profile of `kind`")
+	fs.StringVar(&o.base, "base", "", "compare with `trace`")
+	fs.StringVar(&o.html, "html", "", "write an HTML report to `FILE`")
+	fs.StringVar(&o.perfetto, "perfetto", "", "write a Perfetto trace to `FILE`")
+	fs.StringVar(&o.timeline, "timeline", "", "write an HTML timeline to `FILE`")
+	sf := addSourceFlags(fs, false)
+	if err := parseFlags(traceCmd, fs, stdout, args); err != nil {
+		return err
+	}
+	if !flagSet(fs, "max_bytes") {
+		sf.maxBytes = 1 << 62 // streamed: no need to bound the length
+	}
+	opts, err := sf.options(stdin, stderr)
+	if err != nil {
+		return err
+	}
+	kind := exectrace.ProfileKind(-1)
+	if o.pprof != "" {
+		if kind, err = exectrace.ParseProfileKind(o.pprof); err != nil {
+			return usageErrorf("-pprof: %v", err)
+		}
+		if o.json || o.base != "" {
+			return usageErrorf("-pprof writes a profile: it does not go with -json or -base")
+		}
+	}
+	if o.json && o.base != "" {
+		return usageErrorf("-base prints a comparison: it does not go with -json")
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// The live heap is about one generation of the trace; without a
+		// limit the heap grows to twice that before a GC.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(traceMemoryLimit))
+	}
+	src, status, err := traceSource(ctx, fs, args, stdio{stdin, stdout, stderr})
+	if err != nil {
+		return err
+	}
+	if src.cleanup != nil {
+		defer src.cleanup()
+	}
+	res, err := analyzeTrace(ctx, src.name, opts, &o, stderr)
+	if err != nil {
+		return err
+	}
+	if kind >= 0 {
+		err = writeOut(o.out, stdout, func(w io.Writer) error { return res.a.WriteProfile(w, kind) })
+	} else {
+		err = writeTraceReport(ctx, res, &o, opts, stdout, stderr)
+	}
+	if err == nil && res.truncated != nil {
+		fmt.Fprintf(stderr, "perflab trace: %s: %v\n", res.name, res.truncated)
+	}
+	if err == nil && status != 0 {
+		return exitStatus(status)
+	}
+	return err
+}
+
+// flagSet reports whether the flag name was given.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// A traceInput is where the trace comes from: a source for profiles.Open,
+// and what to clean up after a program's run.
+type traceInput struct {
+	name    string
+	cleanup func()
+}
+
+// traceSource returns the one source on the command line, or runs the
+// program after -- and returns the trace it wrote and its exit status.
+func traceSource(ctx context.Context, fs *flag.FlagSet, args []string, std stdio) (traceInput, int, error) {
+	rest := fs.Args()
+	if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+		if len(rest) == 0 {
+			return traceInput{}, 0, usageErrorf("-- needs a program to run")
+		}
+		return runTraced(ctx, rest, std)
+	}
+	if len(rest) != 1 {
+		return traceInput{}, 0, usageErrorf("want one trace (a file, - or a URL), got %d arguments (put a program to run after --)", len(rest))
+	}
+	return traceInput{name: rest[0]}, 0, nil
+}
+
+// stdio is a program's standard input, output and error.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// runTraced runs argv with the tracer on, its standard streams those of
+// std, and returns the trace it wrote.
+func runTraced(ctx context.Context, argv []string, std stdio) (traceInput, int, error) {
+	tmp, err := os.MkdirTemp("", "perflab-trace-")
+	if err != nil {
+		return traceInput{}, 0, err
+	}
+	in := traceInput{name: filepath.Join(tmp, collect.Trace.FileName()), cleanup: func() { os.RemoveAll(tmp) }}
+	name, dir := argv[0], ""
+	plan, err := parseGoPlan(argv)
+	if err != nil {
+		in.cleanup()
+		return traceInput{}, 0, err
+	}
+	if plan != nil {
+		name = "go " + plan.verb + " " + strings.Join(plan.pkgs, " ")
+		if argv, dir, err = plan.prepare(ctx, tmp, std.err); err != nil {
+			in.cleanup()
+			return traceInput{}, 0, err
+		}
+		if plan.verb == "test" {
+			argv = append(argv[:1:1], append([]string{"-test.trace=" + in.name}, argv[1:]...)...)
+		}
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.in, std.out, std.err
+	cmd.Env = append(os.Environ(), collect.EnvProfile+"=trace", collect.EnvProfileDir+"="+tmp)
+	err = cmd.Run()
+	var ee *exec.ExitError
+	status := 0
+	if errors.As(err, &ee) {
+		status, err = ee.ExitCode(), nil
+	}
+	if err != nil {
+		in.cleanup()
+		return traceInput{}, 0, fmt.Errorf("running %s: %w", name, err)
+	}
+	if _, err := os.Stat(in.name); err != nil {
+		in.cleanup()
+		return traceInput{}, 0, fmt.Errorf("%s wrote no trace (exit status %d): a program must call collect.Start to be traced with --", name, status)
+	}
+	return in, status, nil
+}
+
+// A traceResult is what reading a trace gave.
+type traceResult struct {
+	name      string
+	a         *exectrace.Analyzer
+	tiler     *exectrace.Tiler // with -timeline
+	sum       *exectrace.Summary
+	info      exectrace.Info
+	truncated error
+}
+
+// analyzeTrace reads the trace at source in one pass, writing -perfetto
+// on the way.
+func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *traceOpts, stderr io.Writer) (*traceResult, error) {
+	src, err := profiles.Open(ctx, source, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	in := io.Reader(src)
+	if line := term.NewLine(stderr); line.Enabled() {
+		p := &readProgress{r: src, line: line, name: src.Name}
+		defer line.Clear()
+		in = p
+	}
+	res := &traceResult{name: src.Name, a: exectrace.NewAnalyzer()}
+	sinks := []exectrace.Sink{res.a}
+	var pw *perfettoFile
+	if o != nil && o.perfetto != "" {
+		if pw, err = newPerfettoFile(o.perfetto); err != nil {
+			return nil, err
+		}
+		defer pw.abort()
+		sinks = append(sinks, pw.w)
+	}
+	if o != nil && o.timeline != "" {
+		res.tiler = exectrace.NewTiler(0, 0, timelineColumns)
+		sinks = append(sinks, res.tiler)
+	}
+	res.info, err = exectrace.Read(in, sinks...)
+	var te *exectrace.TruncatedError
+	switch {
+	case errors.As(err, &te):
+		res.truncated = err
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", src.Name, err)
+	}
+	if pw != nil {
+		if err := pw.commit(); err != nil {
+			return nil, err
+		}
+	}
+	res.sum = res.a.Finish()
+	return res, nil
+}
+
+// A readProgress shows on a terminal how much of the trace was read.
+type readProgress struct {
+	r    io.Reader
+	line *term.Line
+	name string
+	n    int64
+	last time.Time
+}
+
+func (p *readProgress) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if time.Since(p.last) > 200*time.Millisecond {
+		p.last = time.Now()
+		p.line.Printf("trace: %s: %d MB read", p.name, p.n>>20)
+	}
+	return n, err
+}
+
+// traceMemoryLimit is the soft memory limit perflab trace sets for itself
+// (GOMEMLIMIT overrides it): it keeps -json under 200 MB on the 200 MB
+// trace of scripts/bench-trace at no cost in time.
+const traceMemoryLimit = 160 << 20
+
+// timelineColumns is the resolution of -timeline: columns over the whole trace.
+const timelineColumns = 4000
+
+// writeOut writes with write to FILE, atomically, or to stdout.
+func writeOut(file string, stdout io.Writer, write func(io.Writer) error) error {
+	if file != "" {
+		return atomicfile.Write(file, write)
+	}
+	return write(stdout)
+}

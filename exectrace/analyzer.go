@@ -1,0 +1,302 @@
+package exectrace
+
+import (
+	"strings"
+	"time"
+
+	"golang.org/x/exp/trace"
+)
+
+// An Analyzer sums up a trace event by event, keeping aggregates only:
+// per live goroutine its state, per stack and kind the time, per task and
+// region type a histogram, and the course over time in a fixed number of
+// buckets. Feed it with Read or call Event for each event in order, then
+// Finish.
+type Analyzer struct {
+	stacks   *stackTable
+	gs       goMap
+	started  bool
+	start    trace.Time
+	last     trace.Time
+	events   int64
+	syncs    int
+	procs    int // GOMAXPROCS, the largest seen
+	running  int // goroutines running now
+	alive    int
+	created  int64
+	maxAlive int
+	busyNs   float64
+	change   trace.Time // when running or alive last changed
+	stateNs  [numStates]int64
+	blocked  [numStates]costTable // time by stack, for the top stacks
+	profiles [numProfiles]costTable
+	sched    *latencyHist // runnable intervals
+	gc       gcState
+	tasks    map[trace.TaskID]openSpan
+	taskLat  latencies
+	regLat   latencies
+	tl       *timeline
+	finished *Summary
+}
+
+// A goState is what the Analyzer keeps of a live goroutine.
+type goState struct {
+	state      trace.GoState
+	cat        State
+	counted    bool // cat applies: the goroutine is in a counted state
+	since      trace.Time
+	stack      stackID // that entered a blocking state
+	assist     bool
+	ran        bool
+	firstRun   trace.Time
+	tracking   ProfileKind // -1 if none
+	trackFrom  trace.Time
+	trackStack stackID
+	pending    []sample
+	regions    []openSpan
+	named      bool // system is known
+	system     bool // a runtime goroutine: left out of the states
+}
+
+// An openSpan is a task or region that has begun.
+type openSpan struct {
+	name  string
+	start trace.Time
+}
+
+// maxOpenTasks and maxOpenRegions bound the tasks and regions (per
+// goroutine) waiting for their end.
+const (
+	maxOpenTasks   = 1 << 20
+	maxOpenRegions = 64
+)
+
+// NewAnalyzer returns an empty Analyzer.
+func NewAnalyzer() *Analyzer {
+	a := &Analyzer{stacks: newStackTable(),
+		sched: newHist(), tasks: make(map[trace.TaskID]openSpan)}
+	a.gc.init()
+	return a
+}
+
+var _ Sink = (*Analyzer)(nil)
+
+// Event adds one event; events must come in the order the reader gives.
+func (a *Analyzer) Event(ev *trace.Event) {
+	t := ev.Time()
+	if !a.started {
+		a.started, a.start, a.change = true, t, t
+		a.tl = newTimeline(int64(t))
+	}
+	if t > a.last {
+		a.last = t
+	}
+	a.events++
+	switch ev.Kind() {
+	case trace.EventSync:
+		a.syncs++
+		a.stacks.newGeneration()
+	case trace.EventMetric:
+		a.metric(ev)
+	case trace.EventStateTransition:
+		if st := ev.StateTransition(); st.Resource.Kind == trace.ResourceGoroutine {
+			a.goTransition(ev, st)
+		}
+	case trace.EventRangeBegin, trace.EventRangeActive, trace.EventRangeEnd:
+		a.rangeEvent(ev)
+	case trace.EventTaskBegin:
+		if len(a.tasks) < maxOpenTasks {
+			tk := ev.Task()
+			a.tasks[tk.ID] = openSpan{name: tk.Type, start: t}
+		}
+	case trace.EventTaskEnd:
+		if sp, ok := a.tasks[ev.Task().ID]; ok {
+			delete(a.tasks, ev.Task().ID)
+			a.taskLat.record(spanName(sp.name), int64(t-sp.start))
+		}
+	case trace.EventRegionBegin, trace.EventRegionEnd:
+		a.region(ev)
+	case trace.EventLabel:
+		a.gc.label(ev)
+	}
+	a.gc.update(t)
+}
+
+func spanName(s string) string {
+	if s == "" {
+		return "(unnamed)"
+	}
+	return s
+}
+
+// metric reads GOMAXPROCS and the heap size.
+func (a *Analyzer) metric(ev *trace.Event) {
+	m := ev.Metric()
+	switch m.Name {
+	case "/sched/gomaxprocs:threads":
+		n := int(min(m.Value.Uint64(), 1<<20))
+		a.procs = max(a.procs, n)
+		a.gc.setProcs(n)
+	case "/memory/classes/heap/objects:bytes":
+		a.tl.at(int64(ev.Time())).heap = m.Value.Uint64()
+	}
+}
+
+// levels charges the running and alive counts up to t.
+func (a *Analyzer) levels(t trace.Time) {
+	if t <= a.change {
+		return
+	}
+	from, to := int64(a.change), int64(t)
+	a.busyNs += float64(a.running) * float64(to-from)
+	a.tl.level(from, to, float64(a.running), busyField)
+	a.tl.level(from, to, float64(a.alive), aliveField)
+	a.change = t
+}
+
+// goTransition follows a goroutine from one state to the next.
+func (a *Analyzer) goTransition(ev *trace.Event, st trace.StateTransition) {
+	t := ev.Time()
+	id := st.Resource.Goroutine()
+	from, to := st.Goroutine()
+	g := a.gs.get(id)
+	if g == nil {
+		if to == trace.GoNotExist {
+			return
+		}
+		a.levels(t) // before the counts change
+		g = &goState{tracking: -1, state: trace.GoNotExist}
+		a.gs.put(id, g)
+		a.alive++
+		a.maxAlive = max(a.maxAlive, a.alive)
+		a.tl.at(int64(t)).aliveMax = max(a.tl.at(int64(t)).aliveMax, a.alive)
+		if from == trace.GoNotExist {
+			a.created++
+		}
+	}
+	if !g.named && st.Stack != trace.NoStack {
+		g.named = true
+		g.system = a.stacks.system(st.Stack)
+	}
+	a.charge(g, t, true)
+	a.track(g, ev, to, st.Reason)
+	a.gc.transition(ev, id, from, to)
+	if (g.state == trace.GoRunning) != (to == trace.GoRunning) || to == trace.GoNotExist {
+		a.levels(t) // before the counts change
+	}
+	if g.state == trace.GoRunning {
+		a.running--
+	}
+	if to == trace.GoRunning {
+		a.running++
+		if !g.ran {
+			g.ran, g.firstRun = true, t
+			g.pending = nil // go tool trace finds no overlap for them
+		}
+	}
+	if to == trace.GoNotExist {
+		a.alive--
+		a.settle(g)
+		a.gc.exit(id)
+		a.gs.delete(id)
+		return
+	}
+	if to == trace.GoWaiting && st.Reason == "forever" {
+		a.settle(g)
+	}
+	g.state = to
+	a.enter(g, ev, to, st.Reason)
+}
+
+// charge adds the time since g entered its state to that state; closing
+// says the goroutine leaves the state.
+func (a *Analyzer) charge(g *goState, t trace.Time, closing bool) {
+	if !g.counted || t < g.since || g.system {
+		return
+	}
+	d := int64(t - g.since)
+	a.stateNs[g.cat] += d
+	if g.cat.blocking() {
+		a.blocked[g.cat].addTime(g.stack, d)
+	}
+	if closing && g.cat == Runnable {
+		a.sched.record(d)
+	}
+	g.since = t
+}
+
+// enter starts counting g's time in its new state.
+func (a *Analyzer) enter(g *goState, ev *trace.Event, to trace.GoState, reason string) {
+	g.cat, g.counted = stateOf(to, reason, g.assist)
+	g.since = ev.Time()
+	if g.counted && !g.system && g.cat.blocking() {
+		g.stack = a.stacks.id(ev.Stack())
+		a.blocked[g.cat].addCount(g.stack)
+	}
+}
+
+// setAssist marks goroutine id as in or out of a GC mark assist.
+func (a *Analyzer) setAssist(id trace.GoID, on bool, t trace.Time) {
+	g := a.gs.get(id)
+	if g == nil || g.assist == on {
+		return
+	}
+	if g.state == trace.GoRunning {
+		a.charge(g, t, false)
+		g.cat = Running
+		if on {
+			g.cat = GCAssist
+		}
+	}
+	g.assist = on
+}
+
+// region records a region's begin or end on its goroutine.
+func (a *Analyzer) region(ev *trace.Event) {
+	g := a.gs.get(ev.Goroutine())
+	if g == nil {
+		return
+	}
+	r := ev.Region()
+	if ev.Kind() == trace.EventRegionBegin {
+		if len(g.regions) < maxOpenRegions {
+			g.regions = append(g.regions, openSpan{name: r.Type, start: ev.Time()})
+		}
+		return
+	}
+	for i := len(g.regions) - 1; i >= 0; i-- {
+		if g.regions[i].name == r.Type {
+			a.regLat.record(spanName(r.Type), int64(ev.Time()-g.regions[i].start))
+			g.regions = g.regions[:i]
+			return
+		}
+	}
+}
+
+// rangeEvent follows GC phases, stop-the-world pauses, sweeps and assists.
+func (a *Analyzer) rangeEvent(ev *trace.Event) {
+	if ev.Kind() == trace.EventRangeActive && a.syncs > 1 {
+		return // known since the first generation
+	}
+	r := ev.Range()
+	begin := ev.Kind() != trace.EventRangeEnd
+	switch {
+	case r.Name == "GC concurrent mark phase":
+		if ev.Kind() == trace.EventRangeBegin {
+			a.gc.cycles++
+		}
+	case strings.HasPrefix(r.Name, "stop-the-world"):
+		a.gc.stopTheWorld(r, begin, ev.Time())
+	case r.Name == "GC incremental sweep":
+		a.gc.procGC(ev.Proc(), begin)
+	case r.Name == "GC mark assist":
+		a.gc.procGC(ev.Proc(), begin)
+		if g := r.Scope.Goroutine(); r.Scope.Kind == trace.ResourceGoroutine {
+			a.gc.assist(g, begin)
+			a.setAssist(g, begin, ev.Time())
+		}
+	}
+}
+
+// durationNs converts a count of nanoseconds.
+func durationNs(ns int64) time.Duration { return time.Duration(ns) }

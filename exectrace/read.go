@@ -1,0 +1,202 @@
+package exectrace
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+
+	"golang.org/x/exp/trace"
+)
+
+// A Sink takes the events of a trace, in order.
+type Sink interface {
+	Event(ev *trace.Event)
+}
+
+// MinGoVersion is the oldest Go whose traces Read streams: Go 1.22 made
+// traces a sequence of self-contained generations.
+const MinGoVersion = 22
+
+// Info describes what Read read.
+type Info struct {
+	GoVersion   int   // minor version of the Go that wrote the trace, e.g. 26
+	Bytes       int64 // bytes read
+	Events      int64 // events given to the sinks
+	Generations int
+}
+
+// A VersionError is a trace too old to stream.
+type VersionError struct {
+	GoVersion int // minor version, e.g. 21
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("trace written by Go 1.%d: traces must come from Go 1.%d or later (rerun the program built with Go 1.%d+)", e.GoVersion, MinGoVersion, MinGoVersion)
+}
+
+// ErrNotTrace means the input is not an execution trace at all.
+var ErrNotTrace = errors.New("not an execution trace")
+
+// ErrEmpty means the trace has a header and no events.
+var ErrEmpty = errors.New("the trace is empty")
+
+// A TruncatedError says the trace ends early or breaks: every complete
+// generation before the break was read; Valid tells how much that is.
+type TruncatedError struct {
+	Valid Info  // up to the end of the last complete generation
+	Read  int64 // bytes read in all, up to the error
+	Err   error
+}
+
+func (e *TruncatedError) Error() string {
+	return fmt.Sprintf("trace truncated or corrupt: kept its first %d complete generations (%d events, %s), lost the %s read after them: %v",
+		e.Valid.Generations, e.Valid.Events, byteCount(e.Valid.Bytes), byteCount(e.Read-e.Valid.Bytes), e.Err)
+}
+
+func (e *TruncatedError) Unwrap() error { return e.Err }
+
+// header matches the first bytes of an execution trace.
+var header = regexp.MustCompile(`^go 1\.([0-9]+) trace\x00\x00\x00`)
+
+// Read reads the execution trace in r in one pass and gives every event to
+// each sink. Memory is what the sinks keep plus one generation of the
+// trace (a few megabytes), whatever the trace's length. A trace from
+// before Go 1.22 is a *VersionError; input that is not a trace wraps
+// ErrNotTrace; a trace that breaks off after at least one complete
+// generation is a *TruncatedError, the sinks having seen those
+// generations.
+func Read(r io.Reader, sinks ...Sink) (Info, error) {
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, 64<<10)
+	head, _ := br.Peek(16)
+	m := header.FindSubmatch(head)
+	if m == nil {
+		return Info{Bytes: cr.n}, notTrace(head)
+	}
+	v, _ := strconv.Atoi(string(m[1]))
+	info := Info{GoVersion: v}
+	if v < MinGoVersion {
+		return info, &VersionError{GoVersion: v}
+	}
+	tr, err := trace.NewReader(br)
+	if err != nil {
+		return info, fmt.Errorf("Go 1.%d trace: %w", v, err)
+	}
+	// The reader decodes batches of events in its own goroutine while the
+	// sinks take the previous batch: on two cores, about twice as fast.
+	full := make(chan []trace.Event, 2)
+	free := make(chan []trace.Event, 3)
+	for range 3 {
+		free <- make([]trace.Event, 0, eventBatch)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for evs := range full {
+			for i := range evs {
+				for _, s := range sinks {
+					s.Event(&evs[i])
+				}
+			}
+			free <- evs[:0]
+		}
+	}()
+	info, err = readEvents(tr, cr, br, info, full, free)
+	close(full)
+	<-done
+	return info, err
+}
+
+// eventBatch is how many events go to the sinks at a time.
+const eventBatch = 4096
+
+// readEvents reads every event, in batches onto full, and returns what
+// Read returns.
+func readEvents(tr *trace.Reader, cr *countingReader, br *bufio.Reader, info Info, full chan<- []trace.Event, free <-chan []trace.Event) (Info, error) {
+	v := info.GoVersion
+	valid := info
+	var genEnd int64
+	evs := <-free
+	flush := func() {
+		if len(evs) > 0 {
+			full <- evs
+			evs = <-free
+		}
+	}
+	defer flush()
+	for {
+		ev, err := tr.ReadEvent()
+		if err == io.EOF {
+			info.Bytes = cr.n
+			info.Generations = max(0, info.Generations-1)
+			if info.Events <= int64(info.Generations+1) { // Sync events only
+				return info, fmt.Errorf("Go 1.%d trace with no events: %w", v, ErrEmpty)
+			}
+			return info, nil
+		}
+		if err != nil {
+			info.Bytes = cr.n
+			if valid.Generations == 0 {
+				return info, fmt.Errorf("Go 1.%d trace broken in its first generation: %w", v, err)
+			}
+			return valid, &TruncatedError{Valid: valid, Read: cr.n, Err: err}
+		}
+		info.Events++
+		if ev.Kind() == trace.EventSync {
+			// Every event before a Sync belongs to a complete generation,
+			// whose bytes the reader had read when it gave the previous
+			// Sync, the one that began it.
+			info.Generations++
+			valid = info
+			valid.Bytes = genEnd
+			valid.Generations = max(0, valid.Generations-1)
+			genEnd = cr.n - int64(br.Buffered())
+		}
+		evs = append(evs, ev)
+		if len(evs) == cap(evs) {
+			flush()
+		}
+	}
+}
+
+// notTrace explains what the input seems to be instead.
+func notTrace(head []byte) error {
+	switch {
+	case len(head) == 0:
+		return fmt.Errorf("%w: the input is empty", ErrNotTrace)
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		return fmt.Errorf("%w: gzip data, probably a pprof profile (read it with perflab top)", ErrNotTrace)
+	case bytes.HasPrefix(head, []byte("go 1.")):
+		return fmt.Errorf("%w: malformed header %q", ErrNotTrace, head)
+	}
+	return fmt.Errorf("%w: it does not start with \"go 1.N trace\"", ErrNotTrace)
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// byteCount formats a number of bytes, e.g. "3.2 MB".
+func byteCount(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
+}

@@ -1,0 +1,87 @@
+package exectrace_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perflab/perflab/exectrace"
+)
+
+func TestTilesAgreeWithSummary(t *testing.T) {
+	data := tracefreqTrace(t, "findNumCPU", 600)
+	a := exectrace.NewAnalyzer()
+	open := exectrace.NewTiler(0, 0, 300)
+	if _, err := exectrace.Read(bytes.NewReader(data), a, open); err != nil {
+		t.Fatal(err)
+	}
+	s := a.Finish()
+	tl := open.Tiles()
+	if tl.Columns < 150 || tl.Columns > 300 || tl.End != s.Duration || len(tl.Procs) == 0 || len(tl.Procs) > s.GOMAXPROCS {
+		t.Fatalf("open window: %d columns to %v, %d lanes; trace %v, GOMAXPROCS %d", tl.Columns, tl.End, len(tl.Procs), s.Duration, s.GOMAXPROCS)
+	}
+	if got := meanBusy(tl); math.Abs(got-s.ProcsBusyAvg) > 0.02 {
+		t.Errorf("tiles say %.3f Ps busy on average, the summary %.3f", got, s.ProcsBusyAvg)
+	}
+	// A window of the middle half, drawn with 100 columns.
+	from, to := s.Duration/4, s.Duration*3/4
+	win := exectrace.NewTiler(from, to, 100)
+	if _, err := exectrace.Read(bytes.NewReader(data), win); err != nil {
+		t.Fatal(err)
+	}
+	wt := win.Tiles()
+	if wt.Columns != 100 || wt.Start != from || wt.End != to {
+		t.Fatalf("window: %d columns, %v to %v; want 100, %v to %v", wt.Columns, wt.Start, wt.End, from, to)
+	}
+	for _, lane := range wt.Procs {
+		for i, b := range lane.Busy {
+			if b < 0 || b > 1.0001 {
+				t.Fatalf("P%d column %d busy %v, want 0 to 1", lane.Proc, i, b)
+			}
+		}
+	}
+	for _, b := range append(wt.GC, wt.STW...) {
+		if b.Start < from || b.End > to || b.End < b.Start {
+			t.Errorf("band %v outside the window", b)
+		}
+	}
+	out, err := json.Marshal(wt)
+	if err != nil || !strings.Contains(string(out), `"procs":[{"proc":`) {
+		t.Errorf("JSON form: %v %.200s", err, out)
+	}
+}
+
+// meanBusy is the number of Ps busy on average over the tiles.
+func meanBusy(tl *exectrace.Tiles) float64 {
+	var sum float64
+	width := float64(tl.End-tl.Start) / float64(tl.Columns)
+	for _, lane := range tl.Procs {
+		for i, b := range lane.Busy {
+			w := math.Min(width, float64(tl.End-tl.Start)-float64(i)*width)
+			sum += float64(b) * w
+		}
+	}
+	return sum / float64(tl.End-tl.Start)
+}
+
+func TestTimelinePageEscapes(t *testing.T) {
+	tl := &exectrace.Tiles{End: time.Second, Columns: 1, Procs: []exectrace.Lane{{Busy: []float32{0.5}}},
+		STW: []exectrace.Band{{Start: 0, End: time.Millisecond, Name: "</script><b>x</b>"}}}
+	var buf bytes.Buffer
+	p := &exectrace.TimelinePage{Title: "<i>t</i>", Summary: "a < b", Tiles: tl}
+	if err := p.Render(&buf); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	for _, bad := range []string{"<i>t</i>", "</script><b>", "a < b"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page contains %q unescaped", bad)
+		}
+	}
+	if !strings.Contains(page, "perflabTimeline.render") || !strings.Contains(page, `"busy":[0.5]`) {
+		t.Errorf("page lacks the script or the tiles")
+	}
+}

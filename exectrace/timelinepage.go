@@ -1,0 +1,36 @@
+package exectrace
+
+import (
+	"bytes"
+	"html/template"
+	"io"
+)
+
+// A TimelinePage is a self-contained HTML page drawing Tiles with the
+// canvas timeline of Assets: one file that opens offline.
+type TimelinePage struct {
+	Title   string
+	Summary string // preformatted text shown under the timeline
+	Tiles   *Tiles
+}
+
+var timelineTemplate = template.Must(template.ParseFS(assets, "assets/timeline.html"))
+
+// Render writes the page. Everything from the trace is escaped.
+func (p *TimelinePage) Render(w io.Writer) error {
+	script, err := assets.ReadFile("assets/timeline.js")
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	err = timelineTemplate.Execute(&buf, struct {
+		Title, Summary string
+		Tiles          *Tiles
+		Script         template.JS
+	}{p.Title, p.Summary, p.Tiles, template.JS(script)}) // the script is perflab's own
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}

@@ -1,0 +1,98 @@
+package goroutines_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/perflab/perflab/goroutines"
+)
+
+// repeatReader yields n copies of byte c without holding them.
+type repeatReader struct {
+	c byte
+	n int64
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	n := int(min(int64(len(p)), r.n))
+	for i := range p[:n] {
+		p[i] = r.c
+	}
+	r.n -= int64(n)
+	return n, nil
+}
+
+func TestBadInput(t *testing.T) {
+	gz := func(b []byte) []byte {
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		w.Write(b)
+		w.Close()
+		return buf.Bytes()
+	}
+	for _, tc := range []struct {
+		name, input string
+		is          error
+		msg         string
+	}{
+		{"empty", "", goroutines.ErrEmpty, "empty: empty input"},
+		{"text", "hello\nworld\n", goroutines.ErrNotDump, "text: not a goroutine dump: no goroutine header in 2 lines"},
+		{"junk", "\x00\x01\x02\xff\xfe binary junk", goroutines.ErrNotDump, "junk: not a goroutine dump: binary data"},
+		{"gzjunk", string(gz([]byte("not a profile"))), goroutines.ErrNotDump, "gzjunk: not a goroutine dump: binary data"},
+		{"header only", "goroutine 1 [running]\n", goroutines.ErrNotDump, "header only: not a goroutine dump"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := goroutines.Read(tc.name, strings.NewReader(tc.input), goroutines.NewDump(), goroutines.Options{})
+			if !errors.Is(err, tc.is) || !strings.HasPrefix(err.Error(), tc.msg) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q, want %v starting %q on one line", err, tc.is, tc.msg)
+			}
+		})
+	}
+}
+
+// TestLongLine reads a single line of 100 MB: a clear error, in bounded
+// memory.
+func TestLongLine(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := goroutines.Read("big", &repeatReader{'a', 100 << 20}, goroutines.NewDump(), goroutines.Options{})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, goroutines.ErrLineTooLong) || err.Error() != "big: line 1: line too long for a goroutine dump (over 1048576 bytes)" {
+		t.Errorf("error %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+		t.Errorf("allocated %d bytes reading a long line", alloc)
+	}
+}
+
+// TestCutEverywhere cuts a real dump at every byte: each prefix is read
+// without error once it holds a goroutine header, groups what is whole,
+// and is noted as cut when it ends mid-line.
+func TestCutEverywhere(t *testing.T) {
+	out := runProg(t, []string{"GOTRACEBACK=all"}, "panic")
+	first := bytes.Index(out, []byte("]:\n")) + 3
+	for n := first; n < len(out); n++ {
+		d := goroutines.NewDump()
+		if err := goroutines.Read("cut", bytes.NewReader(out[:n]), d, goroutines.Options{}); err != nil {
+			t.Fatalf("cut at %d: %v", n, err)
+		}
+		if out[n-1] != '\n' && !strings.Contains(strings.Join(d.Notes, "\n"), "ends mid-line") {
+			t.Fatalf("cut at %d: no note in %q", n, d.Notes)
+		}
+		for _, g := range d.Groups {
+			for _, f := range g.Frames {
+				if f.File == "" && g.Truncated == 0 {
+					t.Fatalf("cut at %d: frame %+v without file, not marked truncated", n, f)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,266 @@
+package investigate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perflab/perflab/internal/testprog"
+	"github.com/perflab/perflab/loadgen"
+)
+
+func freePort(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// rssOptions runs the real rsssearch service of one variant under Run.
+func rssOptions(t *testing.T, bin, variant, dir string) Options {
+	port, debug := freePort(t), freePort(t)
+	return Options{
+		Program: bin,
+		Args:    []string{"-variant=" + variant, "-addr=127.0.0.1:" + port, "-debug-addr=127.0.0.1:" + debug},
+		URLs:    []string{"http://127.0.0.1:" + port + "/search?term=covid-19&cnn=on&bbc=on&nyt=on"},
+		Pprof:   "http://127.0.0.1:" + debug + "/debug/pprof/",
+		Load:    loadgen.Config{Method: "POST", C: 4, N: 3000, Duration: 2500 * time.Millisecond},
+		Dir:     dir,
+		Warmup:  500 * time.Millisecond,
+	}
+}
+
+// TestRSSSearch runs the article's case study for real: naive, then tuned
+// with naive as its base.
+func TestRSSSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a server under load for seconds")
+	}
+	bin := testprog.BuildPackage(t, "github.com/perflab/perflab/examples/rsssearch/cmd/rsssearch")
+	dir := t.TempDir()
+	naive, err := Run(context.Background(), rssOptions(t, bin, "naive", filepath.Join(dir, "naive")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first *Finding
+	for i := range naive.Findings {
+		if naive.Findings[i].Kind == "alloc" {
+			first = &naive.Findings[i]
+			break
+		}
+	}
+	if first == nil || !strings.Contains(first.Title, "rssSearch") || !strings.Contains(first.Title, "strings.ToLower") {
+		t.Errorf("naive: first allocation finding %+v, want one naming rssSearch and strings.ToLower", first)
+	}
+	if s := naive.AllocTop[0]; len(s.Reasons) == 0 || !strings.HasSuffix(s.File, "search.go") {
+		t.Errorf("naive: top allocation site %+v, want search.go with the compiler's reasons", s)
+	}
+	tuned, err := Run(context.Background(), withBase(rssOptions(t, bin, "tuned", filepath.Join(dir, "tuned")), filepath.Join(dir, "naive")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if naive.AllocBytesPerRequest < 5*tuned.AllocBytesPerRequest || tuned.AllocBytesPerRequest <= 0 {
+		t.Errorf("bytes per request: naive %.0f, tuned %.0f; want tuned at least 5x fewer", naive.AllocBytesPerRequest, tuned.AllocBytesPerRequest)
+	}
+	if tuned.GC.CyclesPer1000 >= naive.GC.CyclesPer1000 {
+		t.Errorf("GCs per 1000 requests: naive %.1f, tuned %.1f", naive.GC.CyclesPer1000, tuned.GC.CyclesPer1000)
+	}
+	b := tuned.Base
+	if b == nil || b.AllocBytesPerRequest.Delta > -0.8 || b.GCCyclesPer1000.Delta >= 0 || b.Benchstat == "" {
+		t.Errorf("-base: %+v, want the drop in allocations and GCs and the rounds compared", b)
+	}
+	checkFiles(t, filepath.Join(dir, "tuned"))
+}
+
+func withBase(o Options, base string) Options { o.Base = base; return o }
+
+// checkFiles checks the artefacts a full run writes, and report.json's keys.
+func checkFiles(t *testing.T, dir string) {
+	for _, name := range []string{"program.log", "cpu.pprof", "trace.out", "allocs-start.pb.gz", "allocs-end.pb.gz",
+		"goroutine-start.pb.gz", "goroutine-end.pb.gz", "report.json", "report.txt", "report.html", "rounds.txt"} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"rps", "latency_seconds", "alloc_bytes_per_request", "allocs_per_request", "gc", "cpu_top", "alloc_top", "findings"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("report.json has no %q", k)
+		}
+	}
+	gc := m["gc"].(map[string]any)
+	for _, k := range []string{"cycles", "cycles_per_1000_requests", "cpu_percent", "pause_p99_seconds"} {
+		if _, ok := gc[k]; !ok {
+			t.Errorf("report.json's gc has no %q", k)
+		}
+	}
+	if log, _ := os.ReadFile(filepath.Join(dir, "program.log")); !strings.Contains(string(log), "gc 1 @") {
+		t.Errorf("program.log has no gctrace lines")
+	}
+}
+
+// A test program: "exit" exits at once, "silent" never listens,
+// "nopprof" serves without /debug/pprof/.
+const misbehaving = `package main
+
+import (
+	"net/http"
+	_ "net/http/pprof"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+func main() {
+	switch os.Args[1] {
+	case "exit":
+		println("bye")
+		os.Exit(3)
+	case "silent": // and deaf to SIGTERM
+		signal.Ignore(syscall.SIGTERM)
+		time.Sleep(time.Hour)
+	case "leak":
+		http.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+			go func() { select {} }()
+		})
+		http.ListenAndServe(os.Args[2], nil)
+	case "nopprof":
+		http.ListenAndServe(os.Args[2], http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write(make([]byte, 1000))
+		}))
+	}
+}
+`
+
+func TestMisbehavingPrograms(t *testing.T) {
+	bin := testprog.BuildSource(t, misbehaving)
+	port := freePort(t)
+	base := func(mode string) Options {
+		return Options{Program: bin, Args: []string{mode, "127.0.0.1:" + port}, URLs: []string{"http://127.0.0.1:" + port + "/"},
+			Load: loadgen.Config{C: 2, N: 200}, Dir: t.TempDir(), Wait: 2 * time.Second, Warmup: 200 * time.Millisecond}
+	}
+	for _, c := range []struct {
+		mode, want string
+		status     int
+	}{
+		{"exit", "exited with status 3 before", 3},
+		{"silent", "did not answer within 2s", 128 + 9}, // SIGTERM ignored: killed
+	} {
+		o := base(c.mode)
+		o.Grace = 300 * time.Millisecond
+		rep, err := Run(context.Background(), o)
+		if err == nil || !strings.Contains(err.Error(), c.want) || rep == nil {
+			t.Errorf("%s: %v, want an error saying %q", c.mode, err, c.want)
+			continue
+		}
+		if rep.ExitStatus != c.status {
+			t.Errorf("%s: exit status %d, want %d", c.mode, rep.ExitStatus, c.status)
+		}
+		if _, err := os.Stat(filepath.Join(o.Dir, "report.json")); err != nil {
+			t.Errorf("%s: no report kept: %v", c.mode, err)
+		}
+	}
+	o := base("nopprof")
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("nopprof: %v", err)
+	}
+	if len(rep.Problems) == 0 || !strings.Contains(rep.Problems[0], "does not serve /debug/pprof/") || rep.Requests < 200 {
+		t.Errorf("nopprof: problems %q, %d requests", rep.Problems, rep.Requests)
+	}
+	o = base("leak") // the default -pprof: /debug/pprof/ on the URL's host
+	rep, err = Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("leak: %v", err)
+	}
+	if !slices.ContainsFunc(rep.Findings, func(f Finding) bool { return f.Kind == "goroutines" }) ||
+		rep.Goroutines.End < rep.Goroutines.Start+200 || len(rep.Goroutines.Leaks) == 0 {
+		t.Errorf("leak: goroutines %+v, findings %+v", rep.Goroutines, rep.Findings)
+	}
+	if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second); err == nil {
+		c.Close()
+		t.Errorf("the program still listens after Run")
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	dir := t.TempDir()
+	for _, o := range []Options{
+		{Program: "x", URLs: []string{"http://example.com/"}, Dir: dir},
+		{Program: "x", URLs: []string{"ftp://127.0.0.1/"}, Dir: dir},
+		{Program: "x", Dir: dir},
+	} {
+		if _, err := Run(context.Background(), o); !errors.Is(err, ErrUsage) {
+			t.Errorf("%+v: %v, want a usage error", o, err)
+		}
+	}
+	srv := &http.Server{Handler: http.NotFoundHandler()}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	go srv.Serve(ln)
+	defer srv.Close()
+	_, err := Run(context.Background(), Options{Program: "x", URLs: []string{"http://" + ln.Addr().String() + "/"}, Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), "already taken") {
+		t.Errorf("port taken: %v", err)
+	}
+	_, err = Run(context.Background(), Options{Program: filepath.Join(dir, "nonexistent"), URLs: []string{"http://127.0.0.1:" + freePort(t) + "/"}, Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), "nonexistent") {
+		t.Errorf("missing program: %v", err)
+	}
+}
+
+// TestProcessGroup: a program's own children are stopped with it.
+func TestProcessGroup(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /bin/sh and /proc")
+	}
+	bin := testprog.BuildSource(t, misbehaving)
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	port := freePort(t)
+	o := Options{Program: "/bin/sh", Args: []string{"-c", "sleep 300 & echo $! > " + pidFile + "; exec " + bin + " nopprof 127.0.0.1:" + port},
+		URLs: []string{"http://127.0.0.1:" + port + "/"}, Load: loadgen.Config{C: 1, N: 20}, Dir: dir, Warmup: -1}
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	deadline := time.Now().Add(5 * time.Second)
+	for processAlive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program's child %d still runs after Run", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// processAlive reports whether pid runs and is not a zombie.
+func processAlive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	return len(f) > 2 && f[2] != "Z"
+}
