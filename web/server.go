@@ -52,6 +52,7 @@ type Server struct {
 
 	labelsOnce sync.Once
 	labelHints []string // key=value of the profile's labels, for the tag filters
+	describe   []string // the profile's File, Type, Time and Duration lines
 }
 
 // New returns a Server for p. p must not be changed afterwards.
@@ -83,6 +84,7 @@ func New(p *profile.Profile, o Options) (*Server, error) {
 			break
 		}
 	}
+	s.describe, _, _ = report.Describe(p)
 	s.routes()
 	return s, nil
 }
