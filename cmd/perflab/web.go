@@ -56,6 +56,10 @@ func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	if err != nil {
 		return err
 	}
+	ws := webServe{addr: *addr, host: host, port: port, noBrowser: *noBrowser, stdin: stdin, stderr: stderr, src: rf.src}
+	if done, err := runWebSpecial(ctx, fs.Args(), ws); done { // a trace or a goroutine dump
+		return err
+	}
 	o, err := rf.options(stderr)
 	if err != nil {
 		return usageErrorf("%v", err)

@@ -1,0 +1,277 @@
+package web_test
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/perflab/perflab/internal/testprog"
+	"github.com/perflab/perflab/web"
+)
+
+// hostileName is a task and region name that would break out of HTML.
+const hostileName = `</script><script>window.pwned=1</script><b>`
+
+// tracedProgram spins four goroutines in tasks and regions (one region
+// named hostileName) with a GC in between, writing a trace to os.Args[1].
+const tracedProgram = `package main
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"runtime/trace"
+	"sync"
+	"time"
+)
+
+var sink []byte
+
+//go:noinline
+func spin(d time.Duration) {
+	for end := time.Now().Add(d); time.Now().Before(end); {
+		sink = make([]byte, 64)
+	}
+}
+
+func main() {
+	f, err := os.Create(os.Args[1])
+	if err != nil {
+		panic(err)
+	}
+	if err := trace.Start(f); err != nil {
+		panic(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			ctx, task := trace.NewTask(context.Background(), "work")
+			defer task.End()
+			name := "spin"
+			if i == 0 {
+				name = ` + "`" + hostileName + "`" + `
+			}
+			trace.WithRegion(ctx, name, func() { spin(150 * time.Millisecond) })
+		})
+	}
+	runtime.GC()
+	wg.Wait()
+	trace.Stop()
+	f.Close()
+}
+`
+
+// traceServer runs tracedProgram and serves its trace.
+func traceServer(t *testing.T) (*httptest.Server, *web.TraceServer) {
+	t.Helper()
+	prog := testprog.BuildSource(t, tracedProgram)
+	path := filepath.Join(t.TempDir(), "trace.out")
+	if b, err := exec.Command(prog, path).CombinedOutput(); err != nil {
+		t.Fatalf("traced program: %v\n%s", err, b)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	st, _ := f.Stat()
+	ts, err := web.NewTrace(t.Context(), f, st.Size(), web.TraceOptions{Title: "trace.out " + hostileName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(ts)
+	t.Cleanup(srv.Close)
+	return srv, ts
+}
+
+type tilesJSON struct {
+	Start   int64  `json:"start_ns"`
+	End     int64  `json:"end_ns"`
+	Columns int    `json:"columns"`
+	Source  string `json:"source"`
+	Read    int64  `json:"read_bytes"`
+	Procs   []struct {
+		Proc int       `json:"proc"`
+		Busy []float64 `json:"busy"`
+	} `json:"procs"`
+	GC    []struct{ Start, End int64 } `json:"gc"`
+	Spans []struct {
+		Kind, Name string
+		Count      int64
+		Total      int64 `json:"total_ns"`
+	} `json:"spans"`
+}
+
+func getTiles(t *testing.T, srv *httptest.Server, query string) tilesJSON {
+	t.Helper()
+	code, body := get(t, srv, "/ui/timeline/tiles?"+query)
+	if code != http.StatusOK {
+		t.Fatalf("tiles?%s: %d %s", query, code, body)
+	}
+	var tl tilesJSON
+	if err := json.Unmarshal([]byte(body), &tl); err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+// busyNs is the P time the tiles say was spent running goroutines.
+func (tl tilesJSON) busyNs() float64 {
+	col := float64(tl.End-tl.Start) / float64(tl.Columns)
+	sum := 0.0
+	for _, p := range tl.Procs {
+		for _, b := range p.Busy {
+			sum += b * col
+		}
+	}
+	return sum
+}
+
+func TestTraceTimeline(t *testing.T) {
+	srv, ts := traceServer(t)
+	d := int64(ts.Duration())
+	whole := getTiles(t, srv, "width=500")
+	if whole.Source != "overview" || whole.End != d || whole.Columns != 500 || len(whole.Procs) == 0 {
+		t.Fatalf("whole trace: source %q, end %d (want %d), %d columns, %d Ps", whole.Source, whole.End, d, whole.Columns, len(whole.Procs))
+	}
+	// The goroutines spun for 150ms: the Ps were busy at least as long as
+	// the summary's goroutines were running.
+	_, body := get(t, srv, "/ui/api/trace")
+	var sum struct {
+		States map[string]float64 `json:"state_seconds"`
+	}
+	if err := json.Unmarshal([]byte(body), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if b, run := whole.busyNs()/1e9, sum.States["running"]; b < 0.14 || b < 0.95*run {
+		t.Errorf("busy P time of the whole trace %.3fs, want ≥ 0.14s and ≥ the %.3fs running", b, run)
+	}
+	spans := map[string]int64{}
+	for _, s := range whole.Spans {
+		spans[s.Kind+" "+s.Name] = s.Count
+	}
+	if spans["task work"] != 4 || spans["region spin"] != 3 || spans["region "+hostileName] != 1 {
+		t.Errorf("spans of the whole trace: %v", spans)
+	}
+
+	// A window finer than the overview is read from the trace, and
+	// agrees with the overview on the P time within it.
+	a, b := d/3, d/3+d/1000
+	fine := getTiles(t, srv, "start="+itoa(a)+"&end="+itoa(b)+"&width=200")
+	if fine.Source != "window" || fine.Read <= 0 || fine.Start != a || fine.End != b || fine.Columns != 200 {
+		t.Fatalf("fine window: source %q, read %d bytes, [%d, %d) in %d columns", fine.Source, fine.Read, fine.Start, fine.End, fine.Columns)
+	}
+	coarse := getTiles(t, srv, "start=0&end="+itoa(d)+"&width=1")
+	if got, want := fine.busyNs(), float64(b-a)*float64(len(fine.Procs)); got > want*1.05 {
+		t.Errorf("fine window busy %.0fns, more than its %d Ps x window %.0fns", got, len(fine.Procs), want)
+	}
+	if math.Abs(coarse.busyNs()-whole.busyNs()) > 0.01*whole.busyNs() {
+		t.Errorf("busy time: 1 column %.0fns, 500 columns %.0fns", coarse.busyNs(), whole.busyNs())
+	}
+	clickStack(t, srv, fine)
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// clickStack asks for the stacks where the Ps of the window were busy:
+// each names a goroutine running then, and one of them is a goroutine
+// spinning in main.spin.
+func clickStack(t *testing.T, srv *httptest.Server, tl tilesJSON) {
+	t.Helper()
+	col := float64(tl.End-tl.Start) / float64(tl.Columns)
+	clicks := 0
+	for _, p := range tl.Procs {
+		for i := 1; i < len(p.Busy)-1 && clicks < 60; i += 3 {
+			if p.Busy[i] < 0.99 {
+				continue
+			}
+			clicks++
+			at := tl.Start + int64((float64(i)+0.5)*col)
+			code, body := get(t, srv, "/ui/timeline/stack?t="+itoa(at)+"&p="+itoa(int64(p.Proc)))
+			var a struct {
+				Goroutine int64
+				From      int64 `json:"from_ns"`
+				Text      string
+			}
+			if code != http.StatusOK || json.Unmarshal([]byte(body), &a) != nil {
+				t.Fatalf("stack: %d %s", code, body)
+			}
+			if a.Goroutine == 0 || a.From > at {
+				t.Fatalf("P%d busy at %d but the stack says: %s", p.Proc, at, a.Text)
+			}
+			if strings.Contains(body, `"main.spin"`) {
+				return
+			}
+		}
+	}
+	t.Fatalf("no click on %d busy columns found main.spin: %+v", clicks, tl.Procs)
+}
+
+func TestTracePages(t *testing.T) {
+	srv, _ := traceServer(t)
+	code, body := get(t, srv, "/ui/timeline")
+	if code != http.StatusOK || !strings.Contains(body, `<canvas id="timeline"`) || !strings.Contains(body, "/ui/assets/trace.js") {
+		t.Fatalf("timeline page: %d\n%s", code, body)
+	}
+	code, body = get(t, srv, "/ui/trace")
+	if code != http.StatusOK || !strings.Contains(body, "GOMAXPROCS") || !strings.Contains(body, "&lt;/script&gt;&lt;script&gt;window.pwned=1") {
+		t.Fatalf("summary page: %d\n%s", code, body)
+	}
+	for _, page := range []string{"/ui/timeline", "/ui/trace"} {
+		if _, body := get(t, srv, page); strings.Contains(body, "window.pwned=1</script>") {
+			t.Errorf("%s: hostile name not escaped", page)
+		}
+	}
+	for _, asset := range []string{"/ui/timeline/assets/timeline.js", "/ui/assets/trace.js", "/ui/assets/trace.css"} {
+		if code, _ := get(t, srv, asset); code != http.StatusOK {
+			t.Errorf("%s: %d", asset, code)
+		}
+	}
+}
+
+func TestTraceBadParams(t *testing.T) {
+	srv, _ := traceServer(t)
+	for _, q := range []string{
+		"/ui/timeline/tiles?start=x", "/ui/timeline/tiles?width=0", "/ui/timeline/tiles?width=100000",
+		"/ui/timeline/tiles?start=10&end=5", "/ui/timeline/tiles?end=-3",
+		"/ui/timeline/stack?t=abc&p=0", "/ui/timeline/stack?t=5", "/ui/timeline/stack?t=5&p=-1",
+	} {
+		code, body := get(t, srv, q)
+		if code != http.StatusBadRequest || !strings.Contains(body, "URL parameter") {
+			t.Errorf("%s: %d %q, want 400 naming the parameter", q, code, body)
+		}
+	}
+	if code, _ := get(t, srv, "/ui/timeline/tiles"); code != http.StatusOK {
+		t.Errorf("server stopped answering after bad requests: %d", code)
+	}
+}
+
+func TestTraceHostCheck(t *testing.T) {
+	srv, _ := traceServer(t)
+	for host, want := range map[string]int{"evil.example": http.StatusForbidden, "localhost": http.StatusOK} {
+		req, _ := http.NewRequest("GET", srv.URL+"/ui/timeline", nil)
+		req.Host = host
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+}
+
+func TestTraceNotATrace(t *testing.T) {
+	data := []byte("not a trace at all, just text\n")
+	if _, err := web.NewTrace(t.Context(), strings.NewReader(string(data)), int64(len(data)), web.TraceOptions{}); err == nil {
+		t.Fatal("NewTrace accepted text")
+	}
+}
