@@ -28,7 +28,7 @@ const (
 
 var (
 	webTraceHeader = regexp.MustCompile(`^go 1\.[0-9]+ trace\x00\x00\x00`)
-	webDumpLine    = regexp.MustCompile(`(?m)^(goroutine [0-9]+ (gp=\S+ m=\S+ mp=\S+ )?\[|goroutine profile: total [0-9]+$)`)
+	webDumpLine    = regexp.MustCompile(`(?m)^(goroutine [0-9]+ (gp=[^\n]*)?\[|goroutine profile: total [0-9]+$)`)
 )
 
 // webSniff is how much of a file is read to tell a dump from a profile.
