@@ -54,6 +54,13 @@
     }
   }
 
+  // stdlib reports a function of the standard library: its import path
+  // begins with an element without a dot, other than main.
+  function stdlib(fn) {
+    var slash = fn.indexOf("/"), first = slash >= 0 ? fn.slice(0, slash) : fn.split(".")[0];
+    return slash >= 0 ? first.indexOf(".") < 0 : first !== "main";
+  }
+
   function showStack(a) {
     var box = document.getElementById("stack");
     box.textContent = "";
@@ -72,7 +79,7 @@
         fn.textContent = f.func;
         file.className = "file";
         file.textContent = " " + f.file + ":" + f.line;
-        if (f.func.indexOf("runtime.") === 0 || f.file.indexOf("/src/runtime/") >= 0 || f.file.indexOf("/src/internal/") >= 0) li.className = "std";
+        if (stdlib(f.func)) li.className = "std";
         li.appendChild(fn);
         li.appendChild(file);
         ol.appendChild(li);
