@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,4 +121,44 @@ func TestWebGoroutines(t *testing.T) {
 	}
 	browser.ScreenshotForTest(t, p, "web-goroutines")
 	noErrors(t, p, "goroutines")
+}
+
+// TestBenchTimelinePaint is scripts/bench-timeline's measurement, run only
+// when PERFLAB_BENCH_TIMELINE_URL is set (the /ui/timeline of a running
+// perflab web): it loads the page, waits for the first paint, then zooms
+// in three times and waits for each answer, and prints one line:
+//
+//	bench-timeline: paint_ms=P zoom_ms=Z1,Z2,Z3 read_mb=R1,R2,R3
+//
+// P from navigation start to the timeline drawn; Z the time from a zoom
+// to finer tiles drawn; R the megabytes of trace the server read for them.
+func TestBenchTimelinePaint(t *testing.T) {
+	u := os.Getenv("PERFLAB_BENCH_TIMELINE_URL")
+	if u == "" {
+		t.Skip("PERFLAB_BENCH_TIMELINE_URL not set; scripts/bench-timeline sets it")
+	}
+	b := browser.ForTest(t)
+	p, err := b.Open(u, 120*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	waitFor(t, p, `document.body.dataset.painted === "1"`)
+	paint := evalT[float64](t, p, `perflabTrace.firstPaintMs`)
+	var zooms, reads []string
+	for i := range 3 {
+		evalT[bool](t, p, `(() => {
+			const c = document.getElementById("timeline"), r = c.getBoundingClientRect();
+			window.zoomStart = {t0: performance.now(), n: perflabTrace.fetches};
+			for (let i = 0; i < 12; i++) c.dispatchEvent(new WheelEvent("wheel", {deltaY: -100, clientX: r.left + r.width * 0.4, clientY: r.top + 40, bubbles: true, cancelable: true}));
+			return true;
+		})()`)
+		waitFor(t, p, `perflabTrace.fetches > zoomStart.n && perflabTrace.lastFetch > zoomStart.t0`)
+		ms := evalT[float64](t, p, `perflabTrace.lastFetch - zoomStart.t0`)
+		zooms = append(zooms, strconv.FormatFloat(ms, 'f', 0, 64))
+		reads = append(reads, strconv.FormatFloat(evalT[float64](t, p, `perflabTrace.tiles.read_bytes`)/(1<<20), 'f', 1, 64))
+		browser.ScreenshotForTest(t, p, "bench-timeline-zoom"+strconv.Itoa(i))
+	}
+	fmt.Printf("bench-timeline: paint_ms=%.0f zoom_ms=%s read_mb=%s\n", paint, strings.Join(zooms, ","), strings.Join(reads, ","))
+	noErrors(t, p, "timeline")
 }

@@ -107,7 +107,11 @@
   fetchTiles(0, 0).then(function (t) {
     if (!t) return;
     view = window.perflabTimeline.render(canvas, t, {onWindow: function (s, e) {
-      fetchTiles(s, e).then(function (nt) { if (nt) view.update(nt); });
+      fetchTiles(s, e).then(function (nt) {
+        if (!nt) return;
+        view.update(nt);
+        state.lastFetch = performance.now();
+      });
     }});
     state.view = function () { return view.view(); };
     state.firstPaintMs = performance.now();
