@@ -80,6 +80,15 @@ func TestWebTimeline(t *testing.T) {
 		t.Errorf("no standard-library frame dimmed in %q", text)
 	}
 	browser.ScreenshotForTest(t, p, "web-timeline-stack")
+
+	// The goroutine's own lane, on demand.
+	if evalT[bool](t, p, `!!document.getElementById("add-lane")`) {
+		evalT[bool](t, p, `(() => { document.getElementById("add-lane").click(); return true; })()`)
+		waitFor(t, p, `perflabTrace.tiles.goroutine_lanes.length === 1 && perflabTrace.tiles.procs.some((l) => l.label === "G" + perflabTrace.stack.goroutine)`)
+		browser.ScreenshotForTest(t, p, "web-timeline-lane")
+	} else {
+		t.Errorf("no button to show the lane of goroutine %d", evalT[int](t, p, `perflabTrace.stack.goroutine`))
+	}
 	noErrors(t, p, "timeline")
 	if errs := evalT[[]string](t, p, `perflabTrace.errors`); len(errs) > 0 {
 		t.Errorf("fetch errors: %q", errs)

@@ -154,6 +154,7 @@ func (s *TraceServer) routes() {
 type tileAnswer struct {
 	*exectrace.Tiles
 	Spans     []spanStat `json:"spans"`
+	GoLanes   []goLane   `json:"goroutine_lanes"`
 	Source    string     `json:"source"` // "overview" or "window"
 	ReadBytes int64      `json:"read_bytes"`
 	Duration  int64      `json:"duration_ns"`
@@ -164,14 +165,18 @@ type tileAnswer struct {
 // from the generations the window overlaps.
 func (s *TraceServer) tiles(w http.ResponseWriter, r *http.Request) {
 	start, end, width, err := s.window(r)
+	var ids []int64
+	if err == nil {
+		ids, err = goLaneIDs(r.URL.Query())
+	}
 	if err != nil {
 		http.Error(w, "tiles: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	k := fmt.Sprintf("tiles?%d&%d&%d", start, end, width)
+	k := fmt.Sprintf("tiles?%d&%d&%d&%v", start, end, width, ids)
 	a, ok := s.cache.get(k)
 	if !ok {
-		ans, err := s.tileAnswer(start, end, width)
+		ans, err := s.tileAnswer(start, end, width, ids)
 		if err != nil {
 			http.Error(w, "tiles: "+err.Error(), http.StatusInternalServerError)
 			return
@@ -223,11 +228,13 @@ func (s *TraceServer) window(r *http.Request) (start, end time.Duration, width i
 	return time.Duration(a), time.Duration(b), int(n), nil
 }
 
-func (s *TraceServer) tileAnswer(start, end time.Duration, width int) (*tileAnswer, error) {
-	ans := &tileAnswer{Duration: int64(s.overview.End)}
+// tileAnswer computes the tiles of a window, with the lanes of the
+// goroutines ids: those are read from the trace whatever the window.
+func (s *TraceServer) tileAnswer(start, end time.Duration, width int, ids []int64) (*tileAnswer, error) {
+	ans := &tileAnswer{Duration: int64(s.overview.End), GoLanes: []goLane{}}
 	ov := s.overview
 	ovCol := float64(ov.End-ov.Start) / float64(max(1, ov.Columns))
-	if float64(end-start)/float64(width) >= ovCol {
+	if float64(end-start)/float64(width) >= ovCol && len(ids) == 0 {
 		ans.Tiles, ans.Source = resample(ov, start, end, width), "overview"
 		ans.Spans = s.summarySpans()
 		return ans, nil
@@ -236,12 +243,16 @@ func (s *TraceServer) tileAnswer(start, end time.Duration, width int) (*tileAnsw
 	defer s.read.Unlock()
 	t := s.ix.Tiler(start, end, width)
 	spans := newSpanSink(s.origin, start, end)
-	n, err := s.ix.ReadWindow(s.r, start, end, t, spans)
+	lanes := newLaneSink(s.origin, start, end, width, ids)
+	n, err := s.ix.ReadWindow(s.r, start, end, t, spans, lanes)
 	var te *exectrace.TruncatedError
 	if err != nil && !errors.As(err, &te) {
 		return nil, err
 	}
 	ans.Tiles, ans.Source, ans.ReadBytes = t.Tiles(), "window", n
 	ans.Spans = spans.stats()
+	if len(ids) > 0 {
+		ans.GoLanes = lanes.lanes()
+	}
 	return ans, nil
 }

@@ -101,8 +101,13 @@ type tilesJSON struct {
 		Proc int       `json:"proc"`
 		Busy []float64 `json:"busy"`
 	} `json:"procs"`
-	GC    []struct{ Start, End int64 } `json:"gc"`
-	Spans []struct {
+	GC      []struct{ Start, End int64 } `json:"gc"`
+	GoLanes []struct {
+		Goroutine int64
+		Busy      json.RawMessage
+	} `json:"goroutine_lanes"`
+	laneJSON string
+	Spans    []struct {
 		Kind, Name string
 		Count      int64
 		Total      int64 `json:"total_ns"`
@@ -118,6 +123,9 @@ func getTiles(t *testing.T, srv *httptest.Server, query string) tilesJSON {
 	var tl tilesJSON
 	if err := json.Unmarshal([]byte(body), &tl); err != nil {
 		t.Fatal(err)
+	}
+	if len(tl.GoLanes) == 1 {
+		tl.laneJSON = string(tl.GoLanes[0].Busy)
 	}
 	return tl
 }
@@ -175,7 +183,22 @@ func TestTraceTimeline(t *testing.T) {
 	if math.Abs(coarse.busyNs()-whole.busyNs()) > 0.01*whole.busyNs() {
 		t.Errorf("busy time: 1 column %.0fns, 500 columns %.0fns", coarse.busyNs(), whole.busyNs())
 	}
-	clickStack(t, srv, fine)
+	g, from, until := clickStack(t, srv, fine)
+	if until < 0 {
+		return // ran past its generation
+	}
+	// The goroutine's lane is full over the span it ran (the first half).
+	lane := getTiles(t, srv, "start="+itoa(from)+"&end="+itoa(until+(until-from))+"&width=20&g="+itoa(g))
+	var busy []float64
+	if err := json.Unmarshal([]byte(lane.laneJSON), &busy); err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range busy {
+		if (i < 9 && b < 0.99) || b > 1 {
+			t.Errorf("goroutine %d ran [%d, %d): lane %v", g, from, until, busy)
+			break
+		}
+	}
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -183,7 +206,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // clickStack asks for the stacks where the Ps of the window were busy:
 // each names a goroutine running then, and one of them is a goroutine
 // spinning in main.spin.
-func clickStack(t *testing.T, srv *httptest.Server, tl tilesJSON) {
+func clickStack(t *testing.T, srv *httptest.Server, tl tilesJSON) (g, from, until int64) {
 	t.Helper()
 	col := float64(tl.End-tl.Start) / float64(tl.Columns)
 	clicks := 0
@@ -198,6 +221,7 @@ func clickStack(t *testing.T, srv *httptest.Server, tl tilesJSON) {
 			var a struct {
 				Goroutine int64
 				From      int64 `json:"from_ns"`
+				Until     int64 `json:"until_ns"`
 				Text      string
 			}
 			if code != http.StatusOK || json.Unmarshal([]byte(body), &a) != nil {
@@ -207,11 +231,12 @@ func clickStack(t *testing.T, srv *httptest.Server, tl tilesJSON) {
 				t.Fatalf("P%d busy at %d but the stack says: %s", p.Proc, at, a.Text)
 			}
 			if strings.Contains(body, `"main.spin"`) {
-				return
+				return a.Goroutine, a.From, a.Until
 			}
 		}
 	}
 	t.Fatalf("no click on %d busy columns found main.spin: %+v", clicks, tl.Procs)
+	return 0, 0, 0
 }
 
 func TestTracePages(t *testing.T) {
@@ -241,6 +266,7 @@ func TestTraceBadParams(t *testing.T) {
 	for _, q := range []string{
 		"/ui/timeline/tiles?start=x", "/ui/timeline/tiles?width=0", "/ui/timeline/tiles?width=100000",
 		"/ui/timeline/tiles?start=10&end=5", "/ui/timeline/tiles?end=-3",
+		"/ui/timeline/tiles?g=abc", "/ui/timeline/tiles?g=0", "/ui/timeline/tiles?g=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
 		"/ui/timeline/stack?t=abc&p=0", "/ui/timeline/stack?t=5", "/ui/timeline/stack?t=5&p=-1",
 	} {
 		code, body := get(t, srv, q)

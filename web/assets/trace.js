@@ -8,7 +8,7 @@
   var ROW = 18, AXIS = 22, GAP = 4, LABEL = 44; // as in timeline.js
   var canvas = document.getElementById("timeline");
   var status = document.getElementById("status");
-  var state = window.perflabTrace = {fetches: 0, view: null, tiles: null, stack: null, firstPaintMs: -1, errors: []};
+  var state = window.perflabTrace = {fetches: 0, view: null, tiles: null, stack: null, firstPaintMs: -1, errors: [], lanes: []};
   var seq = 0;
 
   function columns() { return Math.max(100, Math.min(4000, Math.round((canvas.clientWidth || 900) - LABEL))); }
@@ -16,6 +16,7 @@
   function fetchTiles(start, end) {
     var q = "width=" + columns();
     if (end > start) q += "&start=" + Math.max(0, Math.floor(start)) + "&end=" + Math.ceil(end);
+    if (state.lanes.length) q += "&g=" + state.lanes.join(",");
     var mine = ++seq;
     state.fetches++;
     return fetch("/ui/timeline/tiles?" + q).then(function (r) {
@@ -23,6 +24,8 @@
       return r.json();
     }).then(function (t) {
       if (mine !== seq) return null; // a newer window was asked for
+      // Goroutine lanes are drawn as more lanes, after the Ps'.
+      (t.goroutine_lanes || []).forEach(function (l) { t.procs.push({proc: -1, label: "G" + l.goroutine, busy: l.busy}); });
       state.tiles = t;
       var fmt = window.perflabTimeline.fmtTime;
       status.textContent = "window " + fmt(t.start_ns) + " to " + fmt(t.end_ns) + " of " + fmt(t.duration_ns) +
@@ -67,6 +70,19 @@
     var p = document.createElement("p");
     p.textContent = a.text;
     box.appendChild(p);
+    if (a.goroutine && state.lanes.indexOf(a.goroutine) < 0 && state.lanes.length < 16) {
+      var btn = document.createElement("button");
+      btn.type = "button";
+      btn.id = "add-lane";
+      btn.textContent = "Show a lane for goroutine " + a.goroutine;
+      btn.addEventListener("click", function () {
+        state.lanes.push(a.goroutine);
+        btn.remove();
+        var v = view.view();
+        fetchTiles(v[0], v[1]).then(function (nt) { if (nt) { view.update(nt); state.lastFetch = performance.now(); } });
+      });
+      box.appendChild(btn);
+    }
     [["stopped at", a.stopped], ["resumed at", a.resumed]].forEach(function (part) {
       if (!part[1] || !part[1].length) return;
       var h = document.createElement("div");
@@ -93,7 +109,7 @@
   canvas.addEventListener("mouseup", function (e) {
     if (!down || Math.abs(e.offsetX - down.x) > 3 || Math.abs(e.offsetY - down.y) > 3 || !state.tiles) return;
     var row = Math.floor((e.offsetY - AXIS) / (ROW + GAP)) - 1, procs = state.tiles.procs;
-    if (row < 0 || row >= procs.length || e.offsetX < LABEL) return;
+    if (row < 0 || row >= procs.length || procs[row].proc < 0 || e.offsetX < LABEL) return;
     var v = view.view(), w = canvas.clientWidth;
     var t = Math.max(0, Math.round(v[0] + (e.offsetX - LABEL) / (w - LABEL) * (v[1] - v[0])));
     document.getElementById("stack").textContent = "asking…";
