@@ -1,7 +1,9 @@
 package web_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -10,8 +12,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/web"
 )
@@ -68,21 +72,38 @@ func main() {
 }
 `
 
-// traceServer runs tracedProgram and serves its trace.
+var traced struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+// tracedData runs tracedProgram once, with a generation every 20ms (a
+// window then reads only some of them), and returns its trace.
+func tracedData(t *testing.T) []byte {
+	t.Helper()
+	traced.once.Do(func() {
+		prog := testprog.BuildSource(t, tracedProgram)
+		path := filepath.Join(t.TempDir(), "trace.out")
+		cmd := exec.Command(prog, path)
+		cmd.Env = append(os.Environ(), "GODEBUG=traceadvanceperiod=20000000")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			traced.err = fmt.Errorf("traced program: %v\n%s", err, b)
+			return
+		}
+		traced.data, traced.err = os.ReadFile(path)
+	})
+	if traced.err != nil {
+		t.Fatal(traced.err)
+	}
+	return traced.data
+}
+
+// traceServer serves the trace of tracedProgram.
 func traceServer(t *testing.T) (*httptest.Server, *web.TraceServer) {
 	t.Helper()
-	prog := testprog.BuildSource(t, tracedProgram)
-	path := filepath.Join(t.TempDir(), "trace.out")
-	if b, err := exec.Command(prog, path).CombinedOutput(); err != nil {
-		t.Fatalf("traced program: %v\n%s", err, b)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	st, _ := f.Stat()
-	ts, err := web.NewTrace(t.Context(), f, st.Size(), web.TraceOptions{Title: "trace.out " + hostileName})
+	data := tracedData(t)
+	ts, err := web.NewTrace(t.Context(), bytes.NewReader(data), int64(len(data)), web.TraceOptions{Title: "trace.out " + hostileName})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,6 +196,9 @@ func TestTraceTimeline(t *testing.T) {
 	fine := getTiles(t, srv, "start="+itoa(a)+"&end="+itoa(b)+"&width=200")
 	if fine.Source != "window" || fine.Read <= 0 || fine.Start != a || fine.End != b || fine.Columns != 200 {
 		t.Fatalf("fine window: source %q, read %d bytes, [%d, %d) in %d columns", fine.Source, fine.Read, fine.Start, fine.End, fine.Columns)
+	}
+	if n := int64(len(tracedData(t))); fine.Read > n/2 {
+		t.Errorf("a window of a thousandth of the trace read %d of its %d bytes", fine.Read, n)
 	}
 	coarse := getTiles(t, srv, "start=0&end="+itoa(d)+"&width=1")
 	if got, want := fine.busyNs(), float64(b-a)*float64(len(fine.Procs)); got > want*1.05 {
@@ -299,5 +323,38 @@ func TestTraceNotATrace(t *testing.T) {
 	data := []byte("not a trace at all, just text\n")
 	if _, err := web.NewTrace(t.Context(), strings.NewReader(string(data)), int64(len(data)), web.TraceOptions{}); err == nil {
 		t.Fatal("NewTrace accepted text")
+	}
+}
+
+// TestTraceTruncated serves a trace cut in its last generation: what is
+// complete, with a note saying what was lost; a trace cut in its first
+// generation is refused with the reason.
+func TestTraceTruncated(t *testing.T) {
+	data := tracedData(t)
+	ix, err := exectrace.ScanIndex(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := ix.GenerationBytes(0)
+	if _, err := web.NewTrace(t.Context(), bytes.NewReader(data[:first+100]), first+100, web.TraceOptions{}); err == nil || !strings.Contains(err.Error(), "first generation") {
+		t.Errorf("trace cut in its first generation: %v", err)
+	}
+	if ix.Generations() < 2 {
+		t.Fatalf("the trace has %d generation; the test needs 2", ix.Generations())
+	}
+	last, _ := ix.GenerationBytes(ix.Generations() - 1)
+	cut := data[:last+100]
+	ts, err := web.NewTrace(t.Context(), bytes.NewReader(cut), int64(len(cut)), web.TraceOptions{})
+	if err != nil {
+		t.Fatalf("a trace cut in its last generation is served, not refused: %v", err)
+	}
+	srv := httptest.NewServer(ts)
+	defer srv.Close()
+	code, body := get(t, srv, "/ui/timeline")
+	if code != http.StatusOK || !strings.Contains(body, `class="warning"`) {
+		t.Errorf("no note of the truncation: %d\n%s", code, body)
+	}
+	if tl := getTiles(t, srv, "width=50"); tl.End <= 0 {
+		t.Errorf("tiles of the truncated trace end at %d", tl.End)
 	}
 }
