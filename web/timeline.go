@@ -111,7 +111,7 @@ func (s *TraceServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	guard(s.opts.AnyHost, s.mux, w, r)
 }
 
-// guard is the front of the trace and goroutine servers: the Host check,
+// guard is the front of every server of this package: the Host check,
 // GET only, and headers against sniffing and framing.
 func guard(anyHost bool, h http.Handler, w http.ResponseWriter, r *http.Request) {
 	if !anyHost && !httpguard.LoopbackHost(r) {
