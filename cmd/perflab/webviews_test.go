@@ -101,3 +101,22 @@ func TestWebTraceBase(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
+
+// TestWebTraceBadInput: a broken or too old trace gives one line naming
+// the file and the cause, exit status 1, before anything is served.
+func TestWebTraceBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for data, want := range map[string]string{
+		"go 1.23 trace\x00\x00\x00\x01\x02\x03junk": "trace broken in its first generation",
+		"go 1.19 trace\x00\x00\x00\x01\x02\x03junk": "Go 1.22 or later",
+	} {
+		p := filepath.Join(dir, "t.trace")
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := runCmd(t, "", "web", "-no_browser", p)
+		if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "perflab: "+p+": ") || !strings.Contains(stderr, want) || strings.Contains(stderr, "Serving") {
+			t.Errorf("exit %d: %q, want one line with %q", code, stderr, want)
+		}
+	}
+}
