@@ -91,16 +91,6 @@ func TestBenchWebLaunch(t *testing.T) {
 	}
 }
 
-func freePort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	return port
-}
-
 // waitListening polls addr until it accepts a connection.
 func waitListening(t *testing.T, addr string, deadline time.Time) {
 	for time.Now().Before(deadline) {

@@ -21,4 +21,9 @@
 // and ES modules embedded with go:embed. Unless Options.AnyHost, a request
 // whose Host header is not a loopback name is refused with 403, which
 // defeats DNS rebinding against a server bound to 127.0.0.1.
+//
+// Two more servers share that front: TraceServer serves the timeline of
+// an execution trace from an exectrace.Index, its summary and an overview,
+// reading only the generations of a finer window on demand, and
+// GoroutineServer serves the groups of a goroutine dump (goroutines.Dump).
 package web

@@ -95,20 +95,10 @@ func New(p *profile.Profile, o Options) (*Server, error) {
 
 // ServeHTTP answers r, after the Host check unless Options.AnyHost.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !s.opts.AnyHost && !httpguard.LoopbackHost(r) {
-		http.Error(w, "host not allowed: this server answers only to loopback names", http.StatusForbidden)
+	if (s.opts.AnyHost || httpguard.LoopbackHost(r)) && s.serveBase(w, r) { // uploaded bases, base.go
 		return
 	}
-	if s.serveBase(w, r) {
-		return
-	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("X-Frame-Options", "DENY")
-	s.mux.ServeHTTP(w, r)
+	guard(s.opts.AnyHost, s.mux, w, r)
 }
 
 // routes sets up pprof's paths under /ui/ and the JSON endpoints.

@@ -26,6 +26,11 @@ Serves the profile viewer, as 'go tool pprof -http' does, at pprof's paths
 report flags are the pages' initial settings. With -diff_base the flame
 graph is red/blue. See docs/web.md.
 
+When the one SOURCE is an execution trace, it serves a timeline of it
+(/ui/timeline: per-P lanes, GC and stop-the-world bands, zoom, click for a
+stack; /ui/trace: the summary); when it is a goroutine dump in text, the
+groups of its goroutines (/ui/goroutines; with -base OLD, the leaks).
+
 Flags:
   -http=HOST:PORT        where to listen (default 127.0.0.1 on a free
                          port); a host that is not loopback is warned about
@@ -35,6 +40,8 @@ Examples:
   perflab web cpu.pprof
   perflab web -http=127.0.0.1:8080 -no_browser -focus=main.run cpu.pprof
   perflab web -diff_base=old.pprof new.pprof
+  perflab web trace.out
+  perflab web -base dump-before.txt dump-after.txt
 
 ` + reportFlagHelp,
 }
@@ -54,6 +61,10 @@ func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	}
 	host, port, err := splitHTTP(*addr)
 	if err != nil {
+		return err
+	}
+	ws := webServe{addr: *addr, host: host, port: port, noBrowser: *noBrowser, stdin: stdin, stderr: stderr, src: rf.src}
+	if done, err := runWebSpecial(ctx, fs.Args(), ws); done { // a trace or a goroutine dump
 		return err
 	}
 	o, err := rf.options(stderr)

@@ -12,8 +12,15 @@
   "use strict";
   var ROW = 18, AXIS = 22, LABEL = 44, GAP = 4;
 
-  function fmtTime(ns) {
+  // fmtTime formats a time; with step, the spacing of the axis's ticks,
+  // with enough digits to tell neighbouring ticks apart.
+  function fmtTime(ns, step) {
     var a = Math.abs(ns);
+    if (step > 0) {
+      var u = a >= 1e9 ? [1e9, "s"] : a >= 1e6 ? [1e6, "ms"] : a >= 1e3 ? [1e3, "µs"] : [1, "ns"];
+      var d = Math.max(0, Math.min(9, Math.ceil(-Math.log10(step / u[0]) - 1e-9)));
+      return (ns / u[0]).toFixed(d) + u[1];
+    }
     if (a >= 1e9) return (ns / 1e9).toPrecision(3) + "s";
     if (a >= 1e6) return (ns / 1e6).toPrecision(3) + "ms";
     if (a >= 1e3) return (ns / 1e3).toPrecision(3) + "µs";
@@ -66,7 +73,7 @@
       for (var s = Math.ceil(state.vs / step) * step; s <= state.ve; s += step) {
         var xs = x(s, w);
         ctx.fillRect(xs, AXIS - 6, 1, 6);
-        ctx.fillText(fmtTime(s), xs + 2, AXIS - 8);
+        ctx.fillText(fmtTime(s, step), xs + 2, AXIS - 8);
       }
       var y = AXIS;
       ctx.fillText("GC", 4, y + 13);
@@ -83,7 +90,7 @@
       y += ROW + GAP;
       t.procs.forEach(function (lane) {
         ctx.fillStyle = "#333";
-        ctx.fillText("P" + lane.proc, 4, y + 13);
+        ctx.fillText(lane.label || "P" + lane.proc, 4, y + 13);
         ctx.fillStyle = "#eef";
         ctx.fillRect(LABEL, y, w - LABEL, ROW);
         ctx.fillStyle = "#1f77b4";
@@ -113,7 +120,7 @@
       var ns = state.vs + (state.hover - LABEL) / (w - LABEL) * (state.ve - state.vs);
       var i = Math.floor((ns - t.start_ns) / ((t.end_ns - t.start_ns) / t.columns));
       var busy = 0;
-      t.procs.forEach(function (l) { busy += l.busy[i] || 0; });
+      t.procs.forEach(function (l) { if (l.proc >= 0) busy += l.busy[i] || 0; });
       return fmtTime(ns) + ": " + busy.toFixed(2) + " Ps busy, " + (t.goroutines[i] || 0).toFixed(1) + " goroutines alive";
     }
 

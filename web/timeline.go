@@ -1,0 +1,258 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/perflab/perflab/exectrace"
+	"github.com/perflab/perflab/internal/httpguard"
+	"golang.org/x/exp/trace"
+)
+
+// TraceOptions configure a TraceServer.
+type TraceOptions struct {
+	// Title names the trace in the pages' titles.
+	Title string
+	// AnyHost turns off the Host check, as in Options.
+	AnyHost bool
+}
+
+// A TraceServer serves the timeline of one execution trace: /ui/timeline
+// draws per-P lanes, GC and stop-the-world bands and goroutines alive on
+// a canvas from tiles that /ui/timeline/tiles aggregates for the visible
+// window; /ui/timeline/stack answers a click with the stack of the
+// goroutine a P ran; /ui/trace shows the summary and its verdicts.
+//
+// It keeps an exectrace.Index of the trace, its summary and an overview
+// of the whole trace in a fixed number of columns, never the events: a
+// window finer than the overview is read again from the trace's bytes,
+// only the generations it overlaps.
+type TraceServer struct {
+	r        io.ReaderAt
+	size     int64
+	ix       *exectrace.Index
+	origin   trace.Time // of the first event
+	sum      *exectrace.Summary
+	text     string // the summary for people, with its verdicts
+	overview *exectrace.Tiles
+	note     string // what was lost of a truncated trace
+	opts     TraceOptions
+	mux      *http.ServeMux
+	read     sync.Mutex // one window read at a time bounds memory
+	cache    *cache
+}
+
+// overviewColumns is the resolution of the whole-trace tiles kept in memory.
+const overviewColumns = 8192
+
+// maxTileColumns bounds the width parameter of a tiles request.
+const maxTileColumns = 8192
+
+// NewTrace reads the trace in r (size bytes) once, for its index, summary
+// and overview, and returns a server of its timeline. A truncated trace is
+// served up to its last complete generation, with a note.
+func NewTrace(ctx context.Context, r io.ReaderAt, size int64, o TraceOptions) (*TraceServer, error) {
+	ix, err := exectrace.ScanIndex(io.NewSectionReader(r, 0, size))
+	if err != nil && ix == nil {
+		return nil, err
+	}
+	a := exectrace.NewAnalyzer()
+	tiler := exectrace.NewTiler(0, 0, overviewColumns)
+	s := &TraceServer{r: r, size: size, ix: ix, opts: o, cache: newCache(64)}
+	in := &ctxReader{ctx: ctx, r: io.NewSectionReader(r, 0, size)}
+	var origin originSink
+	_, err = exectrace.Read(in, &origin, a, ix.Sink(), tiler)
+	s.origin = origin.t
+	var te *exectrace.TruncatedError
+	switch {
+	case errors.As(err, &te):
+		s.note = err.Error()
+	case err != nil:
+		return nil, err
+	}
+	s.sum = a.Finish()
+	var buf bytes.Buffer
+	if err := s.sum.WriteText(&buf); err != nil {
+		return nil, err
+	}
+	s.text = buf.String()
+	s.overview = tiler.Tiles()
+	s.routes()
+	return s, nil
+}
+
+// ctxReader stops a read when its context is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// Duration returns the length of the trace.
+func (s *TraceServer) Duration() time.Duration { return s.overview.End }
+
+// ServeHTTP answers r, after the Host check unless TraceOptions.AnyHost.
+func (s *TraceServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	guard(s.opts.AnyHost, s.mux, w, r)
+}
+
+// guard is the front of every server of this package: the Host check,
+// GET only, and headers against sniffing and framing.
+func guard(anyHost bool, h http.Handler, w http.ResponseWriter, r *http.Request) {
+	if !anyHost && !httpguard.LoopbackHost(r) {
+		http.Error(w, "host not allowed: this server answers only to loopback names", http.StatusForbidden)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("X-Frame-Options", "DENY")
+	h.ServeHTTP(w, r)
+}
+
+func (s *TraceServer) routes() {
+	m := http.NewServeMux()
+	m.Handle("/{$}", http.RedirectHandler("/ui/timeline", http.StatusFound))
+	m.Handle("/ui/{$}", http.RedirectHandler("/ui/timeline", http.StatusFound))
+	m.HandleFunc("/ui/timeline", s.timelinePage)
+	m.HandleFunc("/ui/trace", s.summaryPage)
+	m.HandleFunc("/ui/timeline/tiles", s.tiles)
+	m.HandleFunc("/ui/timeline/stack", s.stack)
+	m.HandleFunc("/ui/api/trace", func(w http.ResponseWriter, r *http.Request) {
+		body, err := json.Marshal(s.sum)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		write(w, r, http.StatusOK, "application/json", body)
+	})
+	static, _ := fs.Sub(assets, "assets")
+	m.Handle("/ui/assets/", http.StripPrefix("/ui/assets/", http.FileServerFS(static)))
+	m.Handle("/ui/timeline/assets/", http.StripPrefix("/ui/timeline/assets/", http.FileServerFS(exectrace.Assets())))
+	s.mux = m
+}
+
+// A tileAnswer is the JSON of /ui/timeline/tiles: the tiles, the tasks and
+// regions in the window, and where the tiles came from.
+type tileAnswer struct {
+	*exectrace.Tiles
+	Spans     []spanStat `json:"spans"`
+	GoLanes   []goLane   `json:"goroutine_lanes"`
+	Source    string     `json:"source"` // "overview" or "window"
+	ReadBytes int64      `json:"read_bytes"`
+	Duration  int64      `json:"duration_ns"`
+}
+
+// tiles answers ?start=NS&end=NS&width=COLUMNS with the tiles of that
+// window: from the overview when its columns are fine enough, else read
+// from the generations the window overlaps.
+func (s *TraceServer) tiles(w http.ResponseWriter, r *http.Request) {
+	start, end, width, err := s.window(r)
+	var ids []int64
+	if err == nil {
+		ids, err = goLaneIDs(r.URL.Query())
+	}
+	if err != nil {
+		http.Error(w, "tiles: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	k := fmt.Sprintf("tiles?%d&%d&%d&%v", start, end, width, ids)
+	a, ok := s.cache.get(k)
+	if !ok {
+		ans, err := s.tileAnswer(start, end, width, ids)
+		if err != nil {
+			http.Error(w, "tiles: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		body, err := json.Marshal(ans)
+		if err != nil {
+			http.Error(w, "tiles: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		a = answer{body: body, contentType: "application/json"}
+		s.cache.put(k, a)
+	}
+	write(w, r, http.StatusOK, a.contentType, a.body)
+}
+
+// window reads start, end and width from the URL: the whole trace and
+// 1000 columns when absent.
+func (s *TraceServer) window(r *http.Request) (start, end time.Duration, width int, err error) {
+	q := r.URL.Query()
+	num := func(name string, def int64) (int64, error) {
+		v := q.Get(name)
+		if v == "" {
+			return def, nil
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("URL parameter %s: want a number of nanoseconds ≥ 0 (columns for width), got %q", name, v)
+		}
+		return n, nil
+	}
+	a, err := num("start", 0)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	b, err := num("end", int64(s.overview.End))
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	n, err := num("width", 1000)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if b <= a {
+		return 0, 0, 0, fmt.Errorf("URL parameters start=%d end=%d: an empty window", a, b)
+	}
+	if n < 1 || n > maxTileColumns {
+		return 0, 0, 0, fmt.Errorf("URL parameter width: want 1 to %d columns, got %d", maxTileColumns, n)
+	}
+	return time.Duration(a), time.Duration(b), int(n), nil
+}
+
+// tileAnswer computes the tiles of a window, with the lanes of the
+// goroutines ids: those are read from the trace whatever the window.
+func (s *TraceServer) tileAnswer(start, end time.Duration, width int, ids []int64) (*tileAnswer, error) {
+	ans := &tileAnswer{Duration: int64(s.overview.End), GoLanes: []goLane{}}
+	ov := s.overview
+	ovCol := float64(ov.End-ov.Start) / float64(max(1, ov.Columns))
+	if float64(end-start)/float64(width) >= ovCol && len(ids) == 0 {
+		ans.Tiles, ans.Source = resample(ov, start, end, width), "overview"
+		ans.Spans = s.summarySpans()
+		return ans, nil
+	}
+	s.read.Lock()
+	defer s.read.Unlock()
+	t := s.ix.Tiler(start, end, width)
+	spans := newSpanSink(s.origin, start, end)
+	lanes := newLaneSink(s.origin, start, end, width, ids)
+	n, err := s.ix.ReadWindow(s.r, start, end, t, spans, lanes)
+	var te *exectrace.TruncatedError
+	if err != nil && !errors.As(err, &te) {
+		return nil, err
+	}
+	ans.Tiles, ans.Source, ans.ReadBytes = t.Tiles(), "window", n
+	ans.Spans = spans.stats()
+	if len(ids) > 0 {
+		ans.GoLanes = lanes.lanes()
+	}
+	return ans, nil
+}

@@ -1,0 +1,45 @@
+package web_test
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+
+	"github.com/perflab/perflab/web"
+)
+
+// FuzzTimelineQuery sends any query string to the timeline's endpoints
+// on a real trace: 200, or 400 naming the parameter, never a panic or
+// another status.
+func FuzzTimelineQuery(f *testing.F) {
+	f.Add("/ui/timeline/tiles", "start=0&end=1000000&width=100")
+	f.Add("/ui/timeline/tiles", "start=5&end=4&width=0")
+	f.Add("/ui/timeline/tiles", "width=8192&g=1,2,3")
+	f.Add("/ui/timeline/stack", "t=1000&p=0")
+	f.Add("/ui/timeline/stack", "t=99999999999999&p=7")
+	f.Add("/ui/trace", "")
+	data, err := os.ReadFile("../exectrace/testdata/small.trace")
+	if err != nil {
+		f.Fatal(err)
+	}
+	s, err := web.NewTrace(f.Context(), bytes.NewReader(data), int64(len(data)), web.TraceOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, path, query string) {
+		req, err := http.NewRequest("GET", "http://127.0.0.1/", nil)
+		if err != nil {
+			t.Skip()
+		}
+		req.URL.Path, req.URL.RawQuery = path, query
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		switch {
+		case w.Code == http.StatusOK, w.Code == http.StatusBadRequest, w.Code == http.StatusNotFound, w.Code/100 == 3:
+		default:
+			t.Errorf("%s?%s: status %d: %s", path, query, w.Code, w.Body)
+		}
+	})
+}
