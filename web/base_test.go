@@ -193,3 +193,54 @@ func TestUploadBaseOverDiffBase(t *testing.T) {
 		t.Errorf("status %d %s", code, body)
 	}
 }
+
+// TestUploadBaseConcurrentAndEviction uploads bases from several
+// goroutines while their views are read, then more bases than the server
+// holds: the oldest is dropped and its URLs say so.
+func TestUploadBaseConcurrentAndEviction(t *testing.T) {
+	srv := serve(t, cpuProfile(), web.Options{Report: report.DefaultOptions()})
+	var ids []string
+	for i := range 6 {
+		p := baseProfile()
+		p.Sample[2].Value = []int64{int64(i + 1), int64(i+1) * 10e6}
+		data := encode(t, p)
+		done := make(chan string, 3)
+		for range 3 {
+			go func() {
+				req, _ := http.NewRequest(http.MethodPost, srv.URL+"/ui/api/base", bytes.NewReader(data))
+				resp, err := srv.Client().Do(req)
+				if err != nil {
+					done <- ""
+					return
+				}
+				defer resp.Body.Close()
+				var b baseInfo
+				json.NewDecoder(resp.Body).Decode(&b)
+				if b.ID != "" {
+					http.Get(srv.URL + "/ui/api/flame?base=" + b.ID)
+				}
+				done <- b.ID
+			}()
+		}
+		a, b, c := <-done, <-done, <-done
+		if a == "" || a != b || b != c {
+			t.Fatalf("base %d: concurrent uploads of the same bytes got IDs %q %q %q", i, a, b, c)
+		}
+		ids = append(ids, a)
+	}
+	_, body := get(t, srv, "/ui/api/base")
+	var list []baseInfo
+	if err := json.Unmarshal([]byte(body), &list); err != nil || len(list) == 0 || len(list) >= len(ids) {
+		t.Fatalf("held bases %s (%v): want some dropped of %d", body, err, len(ids))
+	}
+	for i, id := range ids {
+		code, _ := get(t, srv, "/ui/api/top?base="+id)
+		held := i >= len(ids)-len(list)
+		if held && list[i-(len(ids)-len(list))].ID != id {
+			t.Errorf("base %d is held but not listed in order", i)
+		}
+		if (code == 200) != held {
+			t.Errorf("base %d of %d: status %d, held %v", i, len(ids), code, held)
+		}
+	}
+}

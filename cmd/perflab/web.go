@@ -23,8 +23,9 @@ Serves the profile viewer, as 'go tool pprof -http' does, at pprof's paths
 (/ui/flamegraph, /ui/top, /ui/graph, /ui/peek, /ui/source, plus
 /ui/sandwich) with pprof's URL parameters, and opens a browser unless
 -no_browser. The sources are loaded once, before anything is served; the
-report flags are the pages' initial settings. With -diff_base the flame
-graph is red/blue. See docs/web.md.
+report flags are the pages' initial settings. With -diff_base, or a base
+profile chosen in the page's menu (uploaded, at most -max_bytes), the
+flame graph is red/blue. See docs/web.md.
 
 When the one SOURCE is an execution trace, it serves a timeline of it
 (/ui/timeline: per-P lanes, GC and stop-the-world bands, zoom, click for a
