@@ -130,6 +130,10 @@ func TestUploadBaseMultipart(t *testing.T) {
 	if code != 200 || json.Unmarshal([]byte(body), &b) != nil || b.Name != "<img src=x onerror=alert(1)>.pprof" {
 		t.Fatalf("multipart upload: %d %s", code, body)
 	}
+	code, page := get(t, srv, "/ui/top?base="+b.ID)
+	if code != 200 || strings.Contains(page, "<img") || !strings.Contains(page, "&lt;img src=x onerror=alert(1)&gt;.pprof") {
+		t.Errorf("/ui/top?base=%s: status %d; the file name is not shown escaped in the title", b.ID, code)
+	}
 	if b2 := upload(t, srv, encode(t, baseProfile())); b2.ID != b.ID {
 		t.Errorf("the same bytes got IDs %s and %s", b.ID, b2.ID)
 	}
