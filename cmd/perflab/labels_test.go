@@ -52,3 +52,23 @@ var labelGraphCases = [][]string{
 }
 
 func init() { graphCases = append(graphCases, labelGraphCases...) }
+
+// The label settings in the shell: set, listed, reset, with their
+// warnings, replayed through both shells (testShell).
+func init() {
+	shellScripts["-tagroot=worker -nodecount=6 cpu.pb.gz"] = `top
+tagleaf=kind
+tree 4
+traces
+taghide=kind
+traces
+tagshow=nokey
+tags
+tagroot=
+tagleaf=nokey
+top3
+tagshow=(
+top3
+q
+`
+}
