@@ -102,6 +102,10 @@ var settings = []Setting{
 	stringSetting("show_from", "sf", "drop frames above the highest one matching `regexp`", func(o *Options) *string { return &o.ShowFrom }),
 	stringSetting("tagfocus", "tf", "keep samples with labels matching `filter`: regexp, key=regexp or a range such as 1kb:64kb", func(o *Options) *string { return &o.TagFocus }),
 	stringSetting("tagignore", "ti", "drop samples with labels matching `filter`", func(o *Options) *string { return &o.TagIgnore }),
+	stringSetting("tagshow", "ts", "keep only labels whose key matches `regexp`", func(o *Options) *string { return &o.TagShow }),
+	stringSetting("taghide", "th", "drop labels whose key matches `regexp`", func(o *Options) *string { return &o.TagHide }),
+	stringSetting("tagroot", "tagroot", "add frames for the values of the label `keys` (comma-separated) at the root: group by label", func(o *Options) *string { return &o.TagRoot }),
+	stringSetting("tagleaf", "tagleaf", "add frames for the values of the label `keys` (comma-separated) at the leaf", func(o *Options) *string { return &o.TagLeaf }),
 	{Name: "granularity", URLParam: "g", Help: "aggregate at the level of functions (default; list uses lines), functions per file, files, lines or addresses",
 		Choices: []Choice{
 			{"functions", "aggregate at the function level"},

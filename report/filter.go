@@ -32,6 +32,12 @@ func applyFilters(p *profile.Profile, o *Options, units map[string]string) error
 		warnIf(o.Warnings, tagFocus != nil && !tfm, "TagFocus")
 		warnIf(o.Warnings, tagIgnore != nil && !tim, "TagIgnore")
 	}
+	if x.tagNames != nil {
+		for _, s := range p.Sample {
+			s.Label, s.NumLabel, _ = x.tagNames.apply(s)
+		}
+		x.tagNames.warn(o.Warnings)
+	}
 	return nil
 }
 
@@ -39,6 +45,7 @@ func applyFilters(p *profile.Profile, o *Options, units map[string]string) error
 type filters struct {
 	focus, ignore, hide, show, showFrom *regexp.Regexp
 	tagFocus, tagIgnore                 profile.TagMatch
+	tagNames                            *tagNameFilter // nil without -tagshow and -taghide
 }
 
 // compileFilters compiles o's filter expressions; the error names the
@@ -57,6 +64,9 @@ func compileFilters(o *Options, units map[string]string) (*filters, error) {
 	}
 	x := &filters{focus: rx("focus", o.Focus), ignore: rx("ignore", o.Ignore), hide: rx("hide", o.Hide),
 		show: rx("show", o.Show), showFrom: rx("show_from", o.ShowFrom)}
+	if tagShow, tagHide := rx("tagshow", o.TagShow), rx("taghide", o.TagHide); tagShow != nil || tagHide != nil {
+		x.tagNames = &tagNameFilter{show: tagShow, hide: tagHide}
+	}
 	if err != nil {
 		return nil, err
 	}

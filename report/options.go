@@ -36,6 +36,12 @@ type Options struct {
 
 	Focus, Ignore, Hide, Show, ShowFrom string // sample and frame filters (regexps)
 	TagFocus, TagIgnore                 string // label filters: regexps or numeric ranges
+	TagShow, TagHide                    string // -tagshow, -taghide: keep or drop labels whose key matches (regexps)
+
+	// TagRoot and TagLeaf (-tagroot, -tagleaf) are comma-separated label
+	// keys: each adds a pseudo frame per sample named by its values of
+	// the key, above the root or below the leaf (pprof's group by label).
+	TagRoot, TagLeaf string
 
 	// Granularity is functions, filefunctions, files, lines or addresses;
 	// "" means the report's default (lines for list, functions otherwise).
@@ -134,5 +140,7 @@ func (o *Options) ActiveFilters() []string {
 	add("show_from", o.ShowFrom)
 	add("tagfocus", o.TagFocus)
 	add("tagignore", o.TagIgnore)
+	add("tagshow", o.TagShow)
+	add("taghide", o.TagHide)
 	return out
 }

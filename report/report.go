@@ -102,6 +102,9 @@ func prepare(p *profile.Profile, k Kind, o Options) (*run, error) {
 			fmt.Fprintf(o.Warnings, "For tag %s used unit %s, also encountered unit(s) %s\n", key, units[key], strings.Join(ignored[key], ", "))
 		}
 	}
+	// Label frames come first, so that the filters see them (pprof).
+	r.p = addLabelNodes(r.p, &r.o)
+	p = r.p
 	if (k == Peek || k == List) && o.Symbol == "" {
 		return nil, fmt.Errorf("%s needs a regexp", k)
 	}

@@ -48,6 +48,10 @@ func filterStacks(p *profile.Profile, o *Options, units map[string]string) ([]*p
 		warnIf(o.Warnings, tagFocus != nil && !tfm, "TagFocus")
 		warnIf(o.Warnings, tagIgnore != nil && !tim, "TagIgnore")
 	}
+	if x.tagNames != nil {
+		samples = filterTagNames(samples, x.tagNames)
+		x.tagNames.warn(o.Warnings)
+	}
 	return samples, stacks, f.locs, nil
 }
 
@@ -230,4 +234,19 @@ func selectLines(l *profile.Location, re *regexp.Regexp, keep bool) []profile.Li
 		}
 	}
 	return lines
+}
+
+// filterTagNames applies -tagshow and -taghide to copies of the samples
+// whose labels they change, leaving the profile's samples as they are.
+func filterTagNames(samples []*profile.Sample, f *tagNameFilter) []*profile.Sample {
+	out := make([]*profile.Sample, len(samples))
+	for i, s := range samples {
+		out[i] = s
+		if label, num, changed := f.apply(s); changed {
+			c := *s
+			c.Label, c.NumLabel = label, num
+			out[i] = &c
+		}
+	}
+	return out
 }

@@ -42,12 +42,16 @@ func NewStacks(p *profile.Profile, o Options) (*Stacks, error) {
 	noFilters := o
 	noFilters.Focus, noFilters.Ignore, noFilters.Hide, noFilters.Show, noFilters.ShowFrom = "", "", "", "", ""
 	noFilters.TagFocus, noFilters.TagIgnore, noFilters.RelativePercentages = "", "", false
-	r, err := prepare(p, Top, noFilters) // changes nothing without filters
+	noFilters.TagShow, noFilters.TagHide = "", ""
+	// Without filters prepare changes nothing in p; with -tagroot or
+	// -tagleaf it returns a profile with label frames in r.p.
+	r, err := prepare(p, Top, noFilters)
 	if err != nil {
 		return nil, err
 	}
+	p = r.p
 	r.o.Focus, r.o.Ignore, r.o.Hide, r.o.Show, r.o.ShowFrom = o.Focus, o.Ignore, o.Hide, o.Show, o.ShowFrom
-	r.o.TagFocus, r.o.TagIgnore = o.TagFocus, o.TagIgnore
+	r.o.TagFocus, r.o.TagIgnore, r.o.TagShow, r.o.TagHide = o.TagFocus, o.TagIgnore, o.TagShow, o.TagHide
 	samples, stacks, locs, err := filterStacks(p, &r.o, r.numUnits)
 	if err != nil {
 		return nil, err

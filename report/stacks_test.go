@@ -89,6 +89,12 @@ func TestStacksMatchPprofFilters(t *testing.T) {
 		func(o *Options) { o.Focus, o.Hide, o.Granularity = "main", "work", "lines" },
 		func(o *Options) { o.NoInlines, o.ShowFrom = true, "helper" },
 		func(o *Options) { o.Focus = "(" },
+		func(o *Options) { o.TagRoot = "worker" },
+		func(o *Options) { o.TagLeaf = "worker,bytes" },
+		func(o *Options) { o.TagRoot, o.TagLeaf, o.Focus = "bytes", "worker", "a" },
+		func(o *Options) { o.TagRoot, o.Hide, o.Granularity = "worker", "main", "lines" },
+		func(o *Options) { o.TagShow, o.TagRoot = "work", "bytes" },
+		func(o *Options) { o.TagHide = "." },
 	} {
 		o := DefaultOptions()
 		set(&o)

@@ -11,8 +11,8 @@ import (
 // pprofOnly names pprof options and commands perflab's shell does not
 // offer (graphs, web pages): docs/compat.md lists them.
 var pprofOnly = map[string]bool{
-	"call_tree": true, "intel_syntax": true, "tagroot": true, "tagleaf": true, "drop_negative": true,
-	"prune_from": true, "tagshow": true, "taghide": true, "showcolumns": true, "output": true,
+	"call_tree": true, "intel_syntax": true, "drop_negative": true,
+	"prune_from": true, "showcolumns": true, "output": true,
 	"normalize": true, "web": true, "svg": true,
 	"png": true, "pdf": true, "gif": true, "ps": true, "eog": true, "evince": true, "gv": true,
 	"callgrind": true, "kcachegrind": true, "proto": true, "topproto": true, "comments": true,

@@ -50,6 +50,7 @@ type pageData struct {
 	Refine      []field       // string settings: focus, ignore, ... tagignore
 	More        []field       // other settings with URL parameters
 	Labels      []string      // key=value of the profile's labels, for tag filters
+	GroupBy     *choiceField  // tagroot as a select of the profile's label keys
 	Diff        bool          // the profile is a -diff_base comparison
 	Symbol      string        // the function a peek, source or sandwich is about
 	Legend      []string      // the profile's description and active filters
@@ -131,6 +132,8 @@ func (s *Server) menu(d *pageData, o report.Options, q url.Values) {
 	for _, st := range report.Settings() {
 		switch {
 		case st.URLParam == "" || st.Name == "sample_index":
+		case st.Name == "tagroot":
+			d.GroupBy = s.groupBy(st, o)
 		case st.Choices != nil:
 			c := choiceField{Param: st.URLParam, Name: st.Name, Help: st.Description()}
 			cur := st.Get(&o)

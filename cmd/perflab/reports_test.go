@@ -112,6 +112,9 @@ func conformanceMatrix() []conformanceCase {
 	add("tags", "", cpu, "-tagignore=w0")
 	add("tags", "", []string{"heap.pb.gz"}, "-tagfocus=1kb:")
 	add("top", "", []string{"heap.pb.gz"}, "-tagfocus=bytes=:512")
+	for _, c := range labelCases() {
+		add(c.cmd, c.rx, c.files, c.flags...)
+	}
 	for _, si := range []string{"-inuse_space", "-inuse_objects", "-alloc_space", "-alloc_objects", "-sample_index=0", "-sample_index=alloc_space"} {
 		add("top", "", []string{"heap.pb.gz"}, si)
 		add("tree", "", []string{"allocs.txt"}, si)
