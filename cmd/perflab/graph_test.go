@@ -218,16 +218,7 @@ func hostileGraphProfile(t *testing.T) (path string, names []string) {
 func writeTestProfile(t *testing.T, p *profile.Profile, name string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Write(f); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	reporttest.WriteProfile(t, p, path)
 	return path
 }
 
