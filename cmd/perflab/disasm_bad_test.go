@@ -28,13 +28,7 @@ func rewriteProfile(t *testing.T, path string, edit func(*profile.Profile)) stri
 	}
 	edit(p)
 	out := filepath.Join(t.TempDir(), "edited.pprof")
-	var b bytes.Buffer
-	if err := p.Write(&b); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	reporttest.WriteProfile(t, p, out)
 	return out
 }
 

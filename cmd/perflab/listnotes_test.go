@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/reporttest"
 	"github.com/perflab/perflab/internal/testprog"
 )
 
@@ -101,11 +102,7 @@ func TestListCompiler(t *testing.T) {
 		}
 	}
 	moved := filepath.Join(t.TempDir(), "moved.pprof")
-	var buf bytes.Buffer
-	if err := p.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(moved, buf.Bytes(), 0o666)
+	reporttest.WriteProfile(t, p, moved)
 	plain, _, _ = runCapture("list", "main.newPoint", moved)
 	got, stderr, err := runCapture("list", "-compiler", "main.newPoint", moved)
 	if err != nil || got != plain || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "no compiler notes") {

@@ -2,7 +2,6 @@ package reporttest
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -71,21 +70,4 @@ func WriteNamesProfile(t testing.TB, dir string, names []FunctionName) string {
 	path := filepath.Join(dir, "names.pb.gz")
 	WriteProfile(t, p, path)
 	return path
-}
-
-// WriteProfile writes p to the file path (gzipped proto, as pprof writes
-// profiles), failing t if it cannot.
-func WriteProfile(t testing.TB, p *profile.Profile, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Write(f); err != nil {
-		f.Close()
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
