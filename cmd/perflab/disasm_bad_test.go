@@ -18,14 +18,7 @@ import (
 // it to a new file.
 func rewriteProfile(t *testing.T, path string, edit func(*profile.Profile)) string {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := profile.ParseData(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := reporttest.ReadProfile(t, path)
 	edit(p)
 	out := filepath.Join(t.TempDir(), "edited.pprof")
 	reporttest.WriteProfile(t, p, out)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,7 +81,7 @@ func TestEscapesLeftpad(t *testing.T) {
 			if s.File != filepath.Join(dir, want.file) || s.Line != want.line || (want.via != "*" && s.Via != want.via) {
 				continue
 			}
-			if (want.category == "*" || s.Category == want.category) && (want.reason == "" || contains(s.Reasons, want.reason)) && s.Bytes > 0 && s.Objects > 0 {
+			if (want.category == "*" || s.Category == want.category) && (want.reason == "" || slices.Contains(s.Reasons, want.reason)) && s.Bytes > 0 && s.Objects > 0 {
 				found = true
 			}
 		}
@@ -124,15 +125,6 @@ func sitesAt(got escapesJSON, line int) string {
 		}
 	}
 	return b.String()
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestEscapesNotHeap: a profile without allocation sample types is one

@@ -22,6 +22,21 @@ func OneSample(file string) *profile.Profile {
 	}
 }
 
+// ReadProfile parses the profile in the file path, failing t if it cannot.
+func ReadProfile(t testing.TB, path string) *profile.Profile {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return p
+}
+
 // WriteProfile writes p to the file path (gzipped proto, as pprof writes
 // profiles), failing t if it cannot.
 func WriteProfile(t testing.TB, p *profile.Profile, path string) {
