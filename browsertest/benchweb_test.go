@@ -44,7 +44,7 @@ func TestBenchWebLaunch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	port := freePort(t)
+	port := testprog.FreePort(t)
 	args := strings.Fields(strings.ReplaceAll(command, "PORT", port))
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr

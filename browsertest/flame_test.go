@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -258,16 +257,7 @@ func writeHostileProfile(t *testing.T, path string) {
 			{Value: []int64{3, 30_000_000}, Location: []*profile.Location{locs[1], locs[0]}},
 		},
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Write(f); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	reporttest.WriteProfile(t, p, path)
 }
 
 // TestFlameLargeProfile opens the flame graph of the 500,000-sample

@@ -2,11 +2,9 @@ package browsertest
 
 import (
 	"context"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -96,7 +94,7 @@ func TestRunReport(t *testing.T) {
 // rssOptions loads one variant of rsssearch briefly, with a hostile
 // search term in the URL.
 func rssOptions(t *testing.T, bin, variant, dir string) investigate.Options {
-	port, debug := freePort(t), freePort(t)
+	port, debug := testprog.FreePort(t), testprog.FreePort(t)
 	return investigate.Options{
 		Program: bin,
 		Args:    []string{"-variant=" + variant, "-addr=127.0.0.1:" + port, "-debug-addr=127.0.0.1:" + debug},
@@ -105,13 +103,4 @@ func rssOptions(t *testing.T, bin, variant, dir string) investigate.Options {
 		Load:    loadgen.Config{Method: "POST", C: 2, Duration: 1500 * time.Millisecond},
 		Dir:     dir, Warmup: 300 * time.Millisecond, NoReasons: true,
 	}
-}
-
-func freePort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 }

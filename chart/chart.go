@@ -1,9 +1,9 @@
 package chart
 
 import (
-	"bytes"
 	"embed"
 	"encoding/json"
+	"github.com/perflab/perflab/internal/htmlpage"
 	"html/template"
 	"io"
 	"io/fs"
@@ -83,13 +83,7 @@ var assets embed.FS
 
 // Assets returns the files a browser needs to draw charts: uPlot.iife.min.js,
 // uPlot.min.css and perflab-chart.js, for a web UI to serve.
-func Assets() fs.FS {
-	sub, err := fs.Sub(assets, "assets")
-	if err != nil {
-		panic(err) // the embedded tree is fixed at build time
-	}
-	return sub
-}
+func Assets() fs.FS { return htmlpage.Sub(assets, "assets") }
 
 // UPlotVersion is the version of the vendored uPlot.
 const UPlotVersion = "1.6.32"
@@ -117,18 +111,7 @@ func (p *Page) Render(w io.Writer) error {
 		ChartJS:  template.JS(asset("perflab-chart.js")),
 		Specs:    template.JS(specs),
 	}
-	var buf bytes.Buffer
-	if err := pageTemplate.Execute(&buf, data); err != nil {
-		return err
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return htmlpage.Render(w, pageTemplate, data)
 }
 
-func asset(name string) string {
-	b, err := assets.ReadFile("assets/" + name)
-	if err != nil {
-		panic(err) // the embedded tree is fixed at build time
-	}
-	return string(b)
-}
+func asset(name string) string { return htmlpage.Text(assets, "assets/"+name) }

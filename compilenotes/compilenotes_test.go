@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/compilenotes"
+	"github.com/perflab/perflab/internal/reporttest"
 )
 
 // knownSrc allocates in one known way per function; each allocating line
@@ -240,7 +242,7 @@ func TestAnalyzeKnownProgram(t *testing.T) {
 	if out, err := exec.Command(bin, prof).CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", bin, err, out)
 	}
-	p := readProfile(t, prof)
+	p := reporttest.ReadProfile(t, prof)
 	a, err := compilenotes.Analyze(context.Background(), p, compilenotes.AnalyzeOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +260,7 @@ func TestAnalyzeKnownProgram(t *testing.T) {
 		if st.Category != cat {
 			t.Errorf("%s: site at line %d has category %q (reasons %q, via %q)", cat, line, st.Category, st.Reasons, st.Via)
 		}
-		if msg := wantMessage[cat]; msg != "" && !contains(st.Reasons, msg) {
+		if msg := wantMessage[cat]; msg != "" && !slices.Contains(st.Reasons, msg) {
 			t.Errorf("%s: reasons %q, want %q", cat, st.Reasons, msg)
 		}
 		if st.Bytes <= 0 || st.Objects <= 0 {
@@ -281,20 +283,6 @@ func TestAnalyzeKnownProgram(t *testing.T) {
 	}
 }
 
-func readProfile(t *testing.T, path string) *profile.Profile {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	p, err := profile.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func total(p *profile.Profile, typ string) int64 {
 	i, _ := p.SampleIndexByName(typ)
 	var t int64
@@ -311,15 +299,6 @@ func findSite(a *compilenotes.Analysis, file string, line int) *compilenotes.Sit
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestBuildErrors(t *testing.T) {
@@ -382,12 +361,12 @@ func BenchmarkNew(b *testing.B) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go test: %v\n%s", err, out)
 	}
-	a, err := compilenotes.Analyze(context.Background(), readProfile(t, prof), compilenotes.AnalyzeOptions{})
+	a, err := compilenotes.Analyze(context.Background(), reporttest.ReadProfile(t, prof), compilenotes.AnalyzeOptions{})
 	if err != nil || a.BuildError != "" {
 		t.Fatalf("%v %s", err, a.BuildError)
 	}
 	st := findSite(a, filepath.Join(dir, "p_test.go"), 9)
-	if st == nil || st.Category != "address" || !contains(st.Reasons, "&T{...} escapes to heap") {
+	if st == nil || st.Category != "address" || !slices.Contains(st.Reasons, "&T{...} escapes to heap") {
 		t.Errorf("benchmark line: %+v", st)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != len(files) {

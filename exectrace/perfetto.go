@@ -120,16 +120,12 @@ func (p *Perfetto) goroutine(ev *trace.Event, st trace.StateTransition) {
 
 // track describes a track.
 func (p *Perfetto) track(uuid uint64, name string, counter bool) {
-	d := protowire.AppendTag(nil, pfTrackUUID, protowire.VarintType)
-	d = protowire.AppendVarint(d, uuid)
-	d = protowire.AppendTag(d, pfTrackName, protowire.BytesType)
-	d = protowire.AppendString(d, name)
+	d := appendVarintField(nil, pfTrackUUID, uuid)
+	d = appendStringField(d, pfTrackName, name)
 	if counter {
-		d = protowire.AppendTag(d, pfTrackCounter, protowire.BytesType)
-		d = protowire.AppendBytes(d, nil)
+		d = appendBytesField(d, pfTrackCounter, nil)
 	}
-	p.pkt = protowire.AppendTag(p.pkt[:0], pfTrackDescriptor, protowire.BytesType)
-	p.pkt = protowire.AppendBytes(p.pkt, d)
+	p.pkt = appendBytesField(p.pkt[:0], pfTrackDescriptor, d)
 	p.packet(-1)
 }
 
@@ -139,31 +135,24 @@ func (p *Perfetto) slice(t trace.Time, track uint64, begin bool, name string) {
 	if begin {
 		typ = pfSliceBegin
 	}
-	e := protowire.AppendTag(p.buf[:0], pfEventType, protowire.VarintType)
-	e = protowire.AppendVarint(e, typ)
-	e = protowire.AppendTag(e, pfEventTrack, protowire.VarintType)
-	e = protowire.AppendVarint(e, track)
+	e := appendVarintField(p.buf[:0], pfEventType, typ)
+	e = appendVarintField(e, pfEventTrack, track)
 	if begin {
-		e = protowire.AppendTag(e, pfEventName, protowire.BytesType)
-		e = protowire.AppendString(e, name)
+		e = appendStringField(e, pfEventName, name)
 	}
 	p.event(t, e)
 }
 
 func (p *Perfetto) counter(t trace.Time, track uint64, v int64) {
-	e := protowire.AppendTag(p.buf[:0], pfEventType, protowire.VarintType)
-	e = protowire.AppendVarint(e, pfCounter)
-	e = protowire.AppendTag(e, pfEventTrack, protowire.VarintType)
-	e = protowire.AppendVarint(e, track)
-	e = protowire.AppendTag(e, pfEventCounter, protowire.VarintType)
-	e = protowire.AppendVarint(e, uint64(v))
+	e := appendVarintField(p.buf[:0], pfEventType, pfCounter)
+	e = appendVarintField(e, pfEventTrack, track)
+	e = appendVarintField(e, pfEventCounter, uint64(v))
 	p.event(t, e)
 }
 
 func (p *Perfetto) event(t trace.Time, e []byte) {
 	p.buf = e
-	p.pkt = protowire.AppendTag(p.pkt[:0], pfTrackEvent, protowire.BytesType)
-	p.pkt = protowire.AppendBytes(p.pkt, e)
+	p.pkt = appendBytesField(p.pkt[:0], pfTrackEvent, e)
 	p.packet(int64(t - p.start))
 }
 
@@ -174,13 +163,11 @@ func (p *Perfetto) packet(ts int64) {
 	}
 	body := p.pkt
 	if ts >= 0 {
-		body = protowire.AppendTag(body, pfTimestamp, protowire.VarintType)
-		body = protowire.AppendVarint(body, uint64(ts))
+		body = appendVarintField(body, pfTimestamp, uint64(ts))
 	}
-	body = protowire.AppendTag(body, pfSequenceID, protowire.VarintType)
-	body = protowire.AppendVarint(body, 1)
-	head := protowire.AppendTag(nil, pfTracePacket, protowire.BytesType)
-	head = protowire.AppendVarint(head, uint64(len(body)))
+	body = appendVarintField(body, pfSequenceID, 1)
+	// The packet goes out as its length-delimited header, then the body.
+	head := protowire.AppendVarint(protowire.AppendTag(nil, pfTracePacket, protowire.BytesType), uint64(len(body)))
 	if _, err := p.w.Write(head); err != nil {
 		p.err = err
 		return
@@ -197,4 +184,19 @@ func (p *Perfetto) Close() error {
 		return p.err
 	}
 	return p.w.Flush()
+}
+
+// appendVarintField appends field num of varint value v to b.
+func appendVarintField(b []byte, num protowire.Number, v uint64) []byte {
+	return protowire.AppendVarint(protowire.AppendTag(b, num, protowire.VarintType), v)
+}
+
+// appendBytesField appends field num of bytes value v to b.
+func appendBytesField(b []byte, num protowire.Number, v []byte) []byte {
+	return protowire.AppendBytes(protowire.AppendTag(b, num, protowire.BytesType), v)
+}
+
+// appendStringField appends field num of string value v to b.
+func appendStringField(b []byte, num protowire.Number, v string) []byte {
+	return protowire.AppendString(protowire.AppendTag(b, num, protowire.BytesType), v)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perflab/perflab/internal/htmlpage"
 	"golang.org/x/exp/trace"
 )
 
@@ -283,10 +284,4 @@ var assets embed.FS
 // Assets returns the files a browser needs to draw Tiles: timeline.js,
 // whose perflabTimeline.render(canvas, tiles, options) draws the JSON form
 // of Tiles on a canvas, for a web UI to serve.
-func Assets() fs.FS {
-	sub, err := fs.Sub(assets, "assets")
-	if err != nil {
-		panic(err) // the embedded directory is always there
-	}
-	return sub
-}
+func Assets() fs.FS { return htmlpage.Sub(assets, "assets") }

@@ -1,7 +1,7 @@
 package exectrace
 
 import (
-	"bytes"
+	"github.com/perflab/perflab/internal/htmlpage"
 	"html/template"
 	"io"
 )
@@ -18,19 +18,10 @@ var timelineTemplate = template.Must(template.ParseFS(assets, "assets/timeline.h
 
 // Render writes the page. Everything from the trace is escaped.
 func (p *TimelinePage) Render(w io.Writer) error {
-	script, err := assets.ReadFile("assets/timeline.js")
-	if err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	err = timelineTemplate.Execute(&buf, struct {
+	script := htmlpage.Text(assets, "assets/timeline.js")
+	return htmlpage.Render(w, timelineTemplate, struct {
 		Title, Summary string
 		Tiles          *Tiles
 		Script         template.JS
 	}{p.Title, p.Summary, p.Tiles, template.JS(script)}) // the script is perflab's own
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
 }

@@ -4,11 +4,12 @@ import (
 	"context"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/flame"
+	"github.com/perflab/perflab/internal/cputime"
 	"github.com/perflab/perflab/internal/profgen"
+	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/profiles"
 	"github.com/perflab/perflab/report"
 )
@@ -36,22 +37,13 @@ func benchBuild(b *testing.B, o report.Options) {
 	p := benchProfile(b)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Self()
 	for b.Loop() {
 		if _, err := flame.Build(p, o); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, cpu)
-}
-
-// reportCPU reports the CPU time per operation since cpu: on a shared,
-// loaded machine it says more than the elapsed time. It includes the
-// garbage collector's work, on every core.
-func reportCPU(b *testing.B, cpu time.Duration) {
-	if d := cpuTime() - cpu; d > 0 {
-		b.ReportMetric(float64(d.Milliseconds())/float64(b.N), "cpu-ms/op")
-	}
+	testprog.ReportCPU(b, cpu)
 }
 
 // BenchmarkBuild is loading the profile into the web UI.
@@ -80,13 +72,13 @@ func benchView(b *testing.B, q func(t *flame.Tree) flame.Query) {
 	query := q(t)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Self()
 	for b.Loop() {
 		if _, err := t.View(query); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, cpu)
+	testprog.ReportCPU(b, cpu)
 }
 
 // BenchmarkView is the first flame graph view: the whole tree.

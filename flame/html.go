@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"github.com/perflab/perflab/internal/htmlpage"
 	"html/template"
 	"io"
 	"io/fs"
@@ -16,21 +17,9 @@ var assets embed.FS
 // Assets returns the files a browser needs to draw flame graphs, for a
 // web UI to serve: flame.js (an ES module; its API is documented at its
 // top) and flame.css.
-func Assets() fs.FS {
-	sub, err := fs.Sub(assets, "js")
-	if err != nil {
-		panic(err) // the embedded tree is fixed at build time
-	}
-	return sub
-}
+func Assets() fs.FS { return htmlpage.Sub(assets, "js") }
 
-func asset(name string) string {
-	b, err := assets.ReadFile("js/" + name)
-	if err != nil {
-		panic(err) // the embedded tree is fixed at build time
-	}
-	return string(b)
-}
+func asset(name string) string { return htmlpage.Text(assets, "js/"+name) }
 
 var (
 	fragmentTemplate = template.Must(template.New("fragment.html").ParseFS(assets, "js/fragment.html"))
@@ -75,12 +64,7 @@ func WriteHTML(w io.Writer, t *Tree, o HTMLOptions) error {
 		Title, Legend string
 		Fragment      template.HTML
 	}{o.Title, joinLines(o.Legend), template.HTML(frag.String())}
-	var buf bytes.Buffer
-	if err := pageTemplate.Execute(&buf, data); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return htmlpage.Render(w, pageTemplate, data)
 }
 
 // WriteFragment writes t's flame graph as a fragment of a larger HTML
@@ -105,12 +89,7 @@ func WriteFragment(w io.Writer, t *Tree, o HTMLOptions) error {
 		Opts       template.JS
 	}{o.ID, o.ID + "-data", template.CSS(asset("flame.css")), template.JS(asset("flame.js")),
 		template.JS(views), template.JS(opts)}
-	var buf bytes.Buffer
-	if err := fragmentTemplate.Execute(&buf, data); err != nil {
-		return err
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return htmlpage.Render(w, fragmentTemplate, data)
 }
 
 // staticViews returns the JSON of {view, reverse}: the whole tree's view

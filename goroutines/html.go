@@ -1,7 +1,7 @@
 package goroutines
 
 import (
-	"bytes"
+	"github.com/perflab/perflab/internal/htmlpage"
 	"html/template"
 	"io"
 )
@@ -47,12 +47,7 @@ func (d *Dump) WriteHTML(w io.Writer, o HTMLOptions) error {
 		}
 		data.Groups = append(data.Groups, gr)
 	}
-	var buf bytes.Buffer
-	if err := htmlTemplate.Execute(&buf, data); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return htmlpage.Render(w, htmlTemplate, data)
 }
 
 var htmlTemplate = template.Must(template.New("goroutines").Parse(`<section class="goroutines">

@@ -57,18 +57,32 @@ func (s *Scanner) reset(id int64) {
 // cutBracket splits "state, 3 minutes]..." at the "]" that closes the
 // bracket, skipping quoted label values.
 func cutBracket(b []byte) (inside, after []byte, ok bool) {
+	i := indexUnquoted(b, ']')
+	if i < 0 {
+		return nil, nil, false
+	}
+	return b[:i], b[i+1:], true
+}
+
+// indexUnquoted returns the index of the first c in b outside a quoted
+// (backslash-escaped) string, or -1.
+func indexUnquoted(b []byte, c byte) int {
 	quoted := false
 	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case quoted && c == '\\':
-			i++
-		case c == '"':
+		switch b[i] {
+		case '\\':
+			if quoted {
+				i++
+			}
+		case '"':
 			quoted = !quoted
-		case !quoted && c == ']':
-			return b[:i], b[i+1:], true
+		case c:
+			if !quoted {
+				return i
+			}
 		}
 	}
-	return nil, nil, false
+	return -1
 }
 
 // states reads the items between the brackets of a header.
@@ -118,16 +132,8 @@ func (s *Scanner) state(item []byte, first bool) {
 
 // labelsEnd returns the length of the "{...}" that starts b.
 func labelsEnd(b []byte) int {
-	quoted := false
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case quoted && c == '\\':
-			i++
-		case c == '"':
-			quoted = !quoted
-		case !quoted && c == '}':
-			return i + 1
-		}
+	if i := indexUnquoted(b, '}'); i >= 0 {
+		return i + 1
 	}
 	return len(b)
 }

@@ -2,12 +2,12 @@ package graph
 
 import (
 	"bytes"
-	"encoding/xml"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/perflab/perflab/internal/reporttest"
 )
 
 // randomGraph makes a call graph of n nodes with about n*deg random
@@ -93,7 +93,7 @@ func TestLayoutEmpty(t *testing.T) {
 	if err := WriteSVG(&b, &Graph{}); err != nil {
 		t.Fatal(err)
 	}
-	parseSVG(t, b.Bytes())
+	reporttest.SVGNodeNames(t, b.Bytes())
 }
 
 // TestLayoutDeterministic lays the same graph out twice and wants the
@@ -163,7 +163,7 @@ func TestWriteSVGEscapes(t *testing.T) {
 	if bytes.Contains(b.Bytes(), []byte("<script")) || bytes.Contains(b.Bytes(), []byte("<!--")) {
 		t.Errorf("markup from the graph reached the SVG:\n%s", b.Bytes())
 	}
-	names := parseSVG(t, b.Bytes())
+	names := reporttest.SVGNodeNames(t, b.Bytes())
 	for _, h := range hostile[:2] {
 		found := false
 		for _, n := range names {
@@ -171,29 +171,6 @@ func TestWriteSVGEscapes(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("data-name %q not found in %q", h, names)
-		}
-	}
-}
-
-// parseSVG decodes svg as XML and returns its nodes' data-name values.
-func parseSVG(t testing.TB, svg []byte) []string {
-	t.Helper()
-	d := xml.NewDecoder(bytes.NewReader(svg))
-	var names []string
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return names
-		}
-		if err != nil {
-			t.Fatalf("SVG is not well-formed XML: %v\n%s", err, svg)
-		}
-		if se, ok := tok.(xml.StartElement); ok {
-			for _, a := range se.Attr {
-				if a.Name.Local == "data-name" {
-					names = append(names, a.Value)
-				}
-			}
 		}
 	}
 }

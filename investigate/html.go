@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"html/template"
 	"io"
-	"io/fs"
 	"path/filepath"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/chart"
 	"github.com/perflab/perflab/flame"
+	"github.com/perflab/perflab/internal/htmlpage"
 	"github.com/perflab/perflab/report"
 )
 
@@ -79,7 +79,7 @@ func (rep *Report) WriteHTML(w io.Writer, flame template.HTML) error {
 	var text bytes.Buffer
 	rep.WriteText(&text)
 	assets := chart.Assets()
-	read := func(name string) string { b, _ := fs.ReadFile(assets, name); return string(b) }
+	read := func(name string) string { return htmlpage.Text(assets, name) }
 	data := struct {
 		R                       *Report
 		Text                    string
@@ -88,12 +88,7 @@ func (rep *Report) WriteHTML(w io.Writer, flame template.HTML) error {
 		UPlotJS, ChartJS, Specs template.JS
 	}{rep, text.String(), flame, template.CSS(read("uPlot.min.css")),
 		template.JS(read("uPlot.iife.min.js")), template.JS(read("perflab-chart.js")), template.JS(specs)}
-	var buf bytes.Buffer
-	if err := htmlTemplate.Execute(&buf, data); err != nil {
-		return err
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return htmlpage.Render(w, htmlTemplate, data)
 }
 
 // FlameGraphs draws the CPU profile's flame graph with package flame and,

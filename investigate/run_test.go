@@ -18,18 +18,9 @@ import (
 	"github.com/perflab/perflab/loadgen"
 )
 
-func freePort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-}
-
 // rssOptions runs the real rsssearch service of one variant under Run.
 func rssOptions(t *testing.T, bin, variant, dir string) Options {
-	port, debug := freePort(t), freePort(t)
+	port, debug := testprog.FreePort(t), testprog.FreePort(t)
 	return Options{
 		Program: bin,
 		Args:    []string{"-variant=" + variant, "-addr=127.0.0.1:" + port, "-debug-addr=127.0.0.1:" + debug},
@@ -153,7 +144,7 @@ func main() {
 
 func TestMisbehavingPrograms(t *testing.T) {
 	bin := testprog.BuildSource(t, misbehaving)
-	port := freePort(t)
+	port := testprog.FreePort(t)
 	base := func(mode string) Options {
 		return Options{Program: bin, Args: []string{mode, "127.0.0.1:" + port}, URLs: []string{"http://127.0.0.1:" + port + "/"},
 			Load: loadgen.Config{C: 2, N: 200}, Dir: t.TempDir(), Wait: 2 * time.Second, Warmup: 200 * time.Millisecond}
@@ -221,7 +212,7 @@ func TestBadOptions(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "already taken") {
 		t.Errorf("port taken: %v", err)
 	}
-	_, err = Run(context.Background(), Options{Program: filepath.Join(dir, "nonexistent"), URLs: []string{"http://127.0.0.1:" + freePort(t) + "/"}, Dir: dir})
+	_, err = Run(context.Background(), Options{Program: filepath.Join(dir, "nonexistent"), URLs: []string{"http://127.0.0.1:" + testprog.FreePort(t) + "/"}, Dir: dir})
 	if err == nil || !strings.Contains(err.Error(), "nonexistent") {
 		t.Errorf("missing program: %v", err)
 	}
@@ -235,7 +226,7 @@ func TestProcessGroup(t *testing.T) {
 	bin := testprog.BuildSource(t, misbehaving)
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "child.pid")
-	port := freePort(t)
+	port := testprog.FreePort(t)
 	o := Options{Program: "/bin/sh", Args: []string{"-c", "sleep 300 & echo $! > " + pidFile + "; exec " + bin + " nopprof 127.0.0.1:" + port},
 		URLs: []string{"http://127.0.0.1:" + port + "/"}, Load: loadgen.Config{C: 1, N: 20}, Dir: dir, Warmup: -1}
 	if _, err := Run(context.Background(), o); err != nil {

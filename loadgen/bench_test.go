@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perflab/perflab/internal/cputime"
 	"github.com/perflab/perflab/internal/testprog"
 )
 
@@ -43,14 +44,14 @@ func BenchmarkClient(b *testing.B) {
 	}{{"http1", false}, {"nethttp", true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			cfg := Config{URL: url, N: max(b.N, 8), C: 8, netHTTP: bc.netHTTP}
-			cpu0, _ := cpuTime(0)
+			cpu0 := cputime.Self()
 			b.ResetTimer()
 			res, err := Run(context.Background(), cfg)
 			b.StopTimer()
 			if err != nil || res.ErrorCount > 0 {
 				b.Fatalf("%v %v", err, res.Errors)
 			}
-			if cpu, ok := cpuTime(cpu0); ok {
+			if cpu := cputime.Self() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(cpu)/float64(res.Requests), "cpu-ns/req")
 			}
 			b.ReportMetric(res.RPS(), "req/s")

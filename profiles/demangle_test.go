@@ -3,7 +3,6 @@ package profiles
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,7 +21,7 @@ func TestDemangleMatchesPprof(t *testing.T) {
 	if _, stderr, err := reporttest.RunPprof(t, dir, nil, "-proto", "-output="+out, path); err != nil {
 		t.Fatalf("pprof -proto: %v\n%s", err, stderr)
 	}
-	want := namesByFile(t, readProfile(t, out))
+	want := namesByFile(t, reporttest.ReadProfile(t, out))
 	p, err := Load(context.Background(), []string{path}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -64,20 +63,6 @@ func TestDisplayName(t *testing.T) {
 			t.Errorf("displayName(%q) = %q, want %q", c.sys, got, c.want)
 		}
 	}
-}
-
-func readProfile(t *testing.T, path string) *profile.Profile {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	p, err := profile.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // namesByFile maps each function's file to its name: the names profile

@@ -157,11 +157,7 @@ func (dg *dotGraph) addTags(r *run, byID []*dotNode, kept []bool, unit string) {
 	numUnit := r.numUnits["bytes"]
 	stamp := make([]int32, len(ix.infos))
 	for si, s := range ix.samples {
-		w := ix.w[si]
-		var dw int64
-		if ix.dw != nil {
-			dw = ix.dw[si]
-		}
+		w, dw := ix.weight(si)
 		if w == 0 && dw == 0 {
 			continue
 		}

@@ -63,11 +63,7 @@ func (ix *index) computeEdges(kept []bool, role []uint8) *edgeList {
 	edges := &edgeList{}
 	tab := newEdgeTable(len(ix.infos))
 	for si := range ix.w {
-		w := ix.w[si]
-		var dw int64
-		if ix.dw != nil {
-			dw = ix.dw[si]
-		}
+		w, dw := ix.weight(si)
 		if w == 0 && dw == 0 {
 			continue
 		}

@@ -391,3 +391,12 @@ func hex16(a uint64) string {
 	}
 	return string(b[:])
 }
+
+// weight returns sample si's value and, for mean reports, its divisor (0
+// otherwise).
+func (ix *index) weight(si int) (w, dw int64) {
+	if ix.dw != nil {
+		dw = ix.dw[si]
+	}
+	return ix.w[si], dw
+}

@@ -12,19 +12,8 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/reporttest"
 )
-
-// inFile returns a CPU profile of one function, main.main, in file.
-func inFile(file string) *profile.Profile {
-	fn := &profile.Function{ID: 1, Name: "main.main", SystemName: "main.main", Filename: file, StartLine: 1}
-	loc := &profile.Location{ID: 1, Address: 0x1000, Line: []profile.Line{{Function: fn, Line: 3}}}
-	return &profile.Profile{
-		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
-		Function:   []*profile.Function{fn},
-		Location:   []*profile.Location{loc},
-		Sample:     []*profile.Sample{{Location: []*profile.Location{loc}, Value: []int64{1, 10_000_000}}},
-	}
-}
 
 // listWithin runs list on p, failing the test if it takes more than 10 s.
 func listWithin(t *testing.T, p *profile.Profile) string {
@@ -70,7 +59,7 @@ func TestListRefusesHostileSources(t *testing.T) {
 		{dir, " Error: read " + dir + ": not a regular file\n"},
 	}
 	for _, tt := range tests {
-		got := listWithin(t, inFile(tt.file))
+		got := listWithin(t, reporttest.OneSample(tt.file))
 		want := "ROUTINE ======================== main.main in " + tt.file + "\n"
 		if !strings.Contains(got, want) || !strings.HasSuffix(got, tt.want) {
 			t.Errorf("list of a function in %s:\n%s\nwant %q then %q", tt.file, got, want, tt.want)

@@ -6,10 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 
+	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/disasm"
-	"github.com/perflab/perflab/profiles"
 	rpt "github.com/perflab/perflab/report"
 )
 
@@ -64,25 +63,15 @@ func runDisasm(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, a
 	if len(rest) > 1 && disasm.IsObjectFile(rest[0]) {
 		d.Binary, rest = rest[0], rest[1:]
 	}
-	if len(rest) == 0 {
-		return usageErrorf("no profile given")
-	}
-	o, err := rf.options(stderr)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	opts, err := rf.src.options(stdin, stderr)
+	p, o, err := rf.load(ctx, stdin, stderr, rest)
 	if err != nil {
 		return err
 	}
-	p, err := profiles.Load(ctx, rest, opts)
-	if err != nil {
-		return err
-	}
-	runtime.GC()
 	err = rpt.GenerateDisasm(stdout, p, o, d)
 	if be := (*disasm.BinaryError)(nil); errors.As(err, &be) {
-		return listWithoutAssembly(ctx, stdout, rest, opts, o, be)
+		return listWithoutAssembly(stdout, be, func() (*profile.Profile, rpt.Options, error) {
+			return rf.load(ctx, stdin, stderr, rest)
+		})
 	}
 	return err
 }
@@ -91,8 +80,8 @@ func runDisasm(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, a
 // profile alone shows of the functions (list's annotated source, as
 // pprof -list) and returns the binary's error, saying so. The profile is
 // loaded again: GenerateDisasm filtered it in place.
-func listWithoutAssembly(ctx context.Context, stdout io.Writer, sources []string, opts profiles.Options, o rpt.Options, be *disasm.BinaryError) error {
-	p, err := profiles.Load(ctx, sources, opts)
+func listWithoutAssembly(stdout io.Writer, be *disasm.BinaryError, load func() (*profile.Profile, rpt.Options, error)) error {
+	p, o, err := load()
 	if err != nil {
 		return be
 	}

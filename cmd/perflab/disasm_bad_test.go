@@ -18,23 +18,10 @@ import (
 // it to a new file.
 func rewriteProfile(t *testing.T, path string, edit func(*profile.Profile)) string {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := profile.ParseData(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := reporttest.ReadProfile(t, path)
 	edit(p)
 	out := filepath.Join(t.TempDir(), "edited.pprof")
-	var b bytes.Buffer
-	if err := p.Write(&b); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	reporttest.WriteProfile(t, p, out)
 	return out
 }
 

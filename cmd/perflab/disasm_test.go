@@ -321,16 +321,7 @@ func syntheticProfile(t *testing.T, bin, buildID string) string {
 		p.Sample = append(p.Sample, &profile.Sample{Location: stack, Value: []int64{int64(i + 1), int64(i+1) * 10000000}})
 	}
 	out := filepath.Join(t.TempDir(), "cpu.pprof")
-	w, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Write(w); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	reporttest.WriteProfile(t, p, out)
 	return out
 }
 

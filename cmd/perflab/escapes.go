@@ -9,7 +9,6 @@ import (
 	"os"
 
 	"github.com/perflab/perflab/compilenotes"
-	"github.com/perflab/perflab/profiles"
 	rpt "github.com/perflab/perflab/report"
 )
 
@@ -62,18 +61,7 @@ func runEscapes(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 		return err
 	}
 	rest := skipBinary(fs.Args())
-	if len(rest) == 0 {
-		return usageErrorf("no profile given")
-	}
-	o, err := rf.options(stderr)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	opts, err := rf.src.options(stdin, stderr)
-	if err != nil {
-		return err
-	}
-	p, err := profiles.Load(ctx, rest, opts)
+	p, o, err := rf.load(ctx, stdin, stderr, rest)
 	if err != nil {
 		return err
 	}

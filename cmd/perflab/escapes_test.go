@@ -8,10 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/reporttest"
 )
 
 // escapesJSON is the -json output of perflab escapes.
@@ -80,7 +81,7 @@ func TestEscapesLeftpad(t *testing.T) {
 			if s.File != filepath.Join(dir, want.file) || s.Line != want.line || (want.via != "*" && s.Via != want.via) {
 				continue
 			}
-			if (want.category == "*" || s.Category == want.category) && (want.reason == "" || contains(s.Reasons, want.reason)) && s.Bytes > 0 && s.Objects > 0 {
+			if (want.category == "*" || s.Category == want.category) && (want.reason == "" || slices.Contains(s.Reasons, want.reason)) && s.Bytes > 0 && s.Objects > 0 {
 				found = true
 			}
 		}
@@ -126,34 +127,11 @@ func sitesAt(got escapesJSON, line int) string {
 	return b.String()
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // TestEscapesNotHeap: a profile without allocation sample types is one
 // line naming the profile and the cause, exit status 1.
 func TestEscapesNotHeap(t *testing.T) {
-	p := &profile.Profile{
-		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
-		PeriodType: &profile.ValueType{Type: "cpu", Unit: "nanoseconds"}, Period: 10000000,
-	}
-	fn := &profile.Function{ID: 1, Name: "main.main", Filename: "main.go"}
-	loc := &profile.Location{ID: 1, Line: []profile.Line{{Function: fn, Line: 3}}}
-	p.Function, p.Location = []*profile.Function{fn}, []*profile.Location{loc}
-	p.Sample = []*profile.Sample{{Location: []*profile.Location{loc}, Value: []int64{1, 10000000}}}
 	path := filepath.Join(t.TempDir(), "cpu.pprof")
-	var buf bytes.Buffer
-	if err := p.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
-		t.Fatal(err)
-	}
+	reporttest.WriteProfile(t, reporttest.OneSample("main.go"), path)
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), strings.NewReader(""), &stdout, &stderr, []string{"escapes", path})
 	code := exitCode(&stderr, err)

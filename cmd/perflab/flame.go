@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"io"
-	"runtime"
 
 	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/internal/atomicfile"
-	"github.com/perflab/perflab/profiles"
 	rpt "github.com/perflab/perflab/report"
 )
 
@@ -54,22 +52,13 @@ func runFlame(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	case fs.NArg() == 0:
 		return usageErrorf("no profile given")
 	}
-	o, err := rf.options(stderr)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	opts, err := rf.src.options(stdin, stderr)
-	if err != nil {
-		return err
-	}
 	// -base draws the same diff as -diff_base: the base's samples kept
 	// apart, so that the graph has the new profile's shape.
-	opts.DiffBase = len(opts.Base) > 0
-	p, err := profiles.Load(ctx, fs.Args(), opts)
+	rf.baseAsDiff = true
+	p, o, err := rf.load(ctx, stdin, stderr, fs.Args())
 	if err != nil {
 		return err
 	}
-	runtime.GC() // as runReport: the loader's buffers are garbage now
 	t, err := flame.Build(p, o)
 	if err != nil {
 		return err

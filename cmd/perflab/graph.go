@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"io"
-	"runtime"
 
 	"github.com/perflab/perflab/graph"
 	"github.com/perflab/perflab/internal/atomicfile"
-	"github.com/perflab/perflab/profiles"
 	rpt "github.com/perflab/perflab/report"
 )
 
@@ -46,22 +44,10 @@ func runGraph(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	if *dot == *svg {
 		return usageErrorf("give one of -dot and -svg")
 	}
-	if fs.NArg() == 0 {
-		return usageErrorf("no profile given")
-	}
-	o, err := rf.options(stderr)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	opts, err := rf.src.options(stdin, stderr)
+	p, o, err := rf.load(ctx, stdin, stderr, fs.Args())
 	if err != nil {
 		return err
 	}
-	p, err := profiles.Load(ctx, fs.Args(), opts)
-	if err != nil {
-		return err
-	}
-	runtime.GC()
 	write := func(w io.Writer) error {
 		if *dot {
 			return rpt.Generate(w, p, rpt.Dot, o)

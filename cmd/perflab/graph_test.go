@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,16 +216,7 @@ func hostileGraphProfile(t *testing.T) (path string, names []string) {
 func writeTestProfile(t *testing.T, p *profile.Profile, name string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Write(f); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	reporttest.WriteProfile(t, p, path)
 	return path
 }
 
@@ -245,43 +234,12 @@ func TestGraphHostileStrings(t *testing.T) {
 	if bytes.Count(svg, []byte("<script")) != 1 || bytes.Contains(body, []byte("<img")) || bytes.Contains(body, []byte("<b>")) {
 		t.Errorf("SVG holds markup from the profile:\n%s", svg)
 	}
-	got := svgNodeNames(t, svg)
+	got := reporttest.SVGNodeNames(t, svg)
 	for _, n := range names {
 		if !slices.Contains(got, n) {
 			t.Errorf("no node with data-name %q in %q", n, got)
 		}
 	}
-}
-
-// svgNodeNames parses svg as XML and returns the data-name of its nodes.
-func svgNodeNames(t *testing.T, svg []byte) []string {
-	t.Helper()
-	d := xml.NewDecoder(bytes.NewReader(svg))
-	var names []string
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("SVG is not well-formed XML: %v", err)
-		}
-		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "g" {
-			var class, name string
-			for _, a := range se.Attr {
-				switch a.Name.Local {
-				case "class":
-					class = a.Value
-				case "data-name":
-					name = a.Value
-				}
-			}
-			if class == "node" {
-				names = append(names, name)
-			}
-		}
-	}
-	return names
 }
 
 // TestGraphSVGHasEveryDotNode draws the CPU profile's graph to a file and
@@ -296,7 +254,7 @@ func TestGraphSVGHasEveryDotNode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		svgNodeNames(t, svg) // well-formed
+		reporttest.SVGNodeNames(t, svg) // well-formed
 		ids := regexp.MustCompile(`(?m)^(N+\d+(?:_\d+)*) \[`).FindAllSubmatch(dot, -1)
 		if len(ids) < 5 {
 			t.Fatalf("only %d DOT nodes:\n%s", len(ids), dot)

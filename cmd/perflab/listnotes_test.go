@@ -3,13 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/reporttest"
 	"github.com/perflab/perflab/internal/testprog"
 )
 
@@ -94,34 +93,17 @@ func TestListCompiler(t *testing.T) {
 	}
 
 	// The same profile naming source files that are not there.
-	p := readProfileFile(t, prof)
+	p := reporttest.ReadProfile(t, prof)
 	for _, fn := range p.Function {
 		if strings.HasSuffix(fn.Filename, "main.go") {
 			fn.Filename = filepath.Join(t.TempDir(), "gone", "main.go")
 		}
 	}
 	moved := filepath.Join(t.TempDir(), "moved.pprof")
-	var buf bytes.Buffer
-	if err := p.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(moved, buf.Bytes(), 0o666)
+	reporttest.WriteProfile(t, p, moved)
 	plain, _, _ = runCapture("list", "main.newPoint", moved)
 	got, stderr, err := runCapture("list", "-compiler", "main.newPoint", moved)
 	if err != nil || got != plain || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "no compiler notes") {
 		t.Errorf("missing source: err %v, stderr %q, output differs from plain list: %v", err, stderr, got != plain)
 	}
-}
-
-func readProfileFile(t *testing.T, path string) *profile.Profile {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := profile.ParseData(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }

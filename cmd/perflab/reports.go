@@ -122,10 +122,6 @@ func runReport(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader, std
 	if err != nil {
 		return err
 	}
-	// Loading leaves the raw and decompressed bytes behind; collecting them
-	// now lets the report's index reuse that memory instead of growing the
-	// heap (130 MB less peak RSS on the 500k-sample benchmark profile).
-	runtime.GC()
 	if rf.compiler {
 		addCompilerNotes(ctx, p, &o, stderr)
 	}
@@ -151,19 +147,37 @@ func loadReportArgs(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader
 		}
 		rf.symbol, rest = rest[0], rest[1:]
 	}
-	if len(rest) == 0 {
-		return nil, rpt.Options{}, nil, usageErrorf("no profile given")
+	p, o, err := rf.load(ctx, stdin, stderr, rest)
+	return p, o, rf, err
+}
+
+// load is what every report command does once its flags are parsed: it
+// resolves the report options and the source flags (usage errors), loads
+// the sources and collects the loader's garbage.
+func (rf *reportFlags) load(ctx context.Context, stdin io.Reader, stderr io.Writer, sources []string) (*profile.Profile, rpt.Options, error) {
+	if len(sources) == 0 {
+		return nil, rpt.Options{}, usageErrorf("no profile given")
 	}
 	o, err := rf.options(stderr)
 	if err != nil {
-		return nil, rpt.Options{}, nil, usageErrorf("%v", err)
+		return nil, rpt.Options{}, usageErrorf("%v", err)
 	}
 	opts, err := rf.src.options(stdin, stderr)
 	if err != nil {
-		return nil, rpt.Options{}, nil, err
+		return nil, rpt.Options{}, err
 	}
-	p, err := profiles.Load(ctx, rest, opts)
-	return p, o, rf, err
+	// -base draws the same diff as -diff_base where the base's samples
+	// must be kept apart (flame: the graph has the new profile's shape).
+	opts.DiffBase = opts.DiffBase || rf.baseAsDiff && len(opts.Base) > 0
+	p, err := profiles.Load(ctx, sources, opts)
+	if err != nil {
+		return nil, rpt.Options{}, err
+	}
+	// Loading leaves the raw and decompressed bytes behind; collecting them
+	// now lets the report's index reuse that memory instead of growing the
+	// heap (130 MB less peak RSS on the 500k-sample benchmark profile).
+	runtime.GC()
+	return p, o, nil
 }
 
 // reportFlags holds the values of pprof's report flags.
@@ -173,7 +187,9 @@ type reportFlags struct {
 	symbol   string
 	json     bool
 	compiler bool // list: show the compiler's notes (listnotes.go)
-	src      *sourceFlags
+	// baseAsDiff loads -base as -diff_base (flame.go).
+	baseAsDiff bool
+	src        *sourceFlags
 }
 
 func addReportFlags(fs *flag.FlagSet, k rpt.Kind) *reportFlags {

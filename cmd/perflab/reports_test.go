@@ -318,7 +318,7 @@ func TestReportErrors(t *testing.T) {
 	os.WriteFile(empty, nil, 0o644)
 	os.WriteFile(truncated, []byte{0x1f, 0x8b, 8, 0, 0, 0}, 0o644)
 	good := filepath.Join(dir, "good.pb.gz")
-	writeOneSampleProfile(t, good)
+	reporttest.WriteProfile(t, reporttest.OneSample("main.go"), good)
 	for _, c := range []struct {
 		args     []string
 		code     int

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,13 +32,7 @@ func writeUnitProfile(t *testing.T, path, unit string, scale int64) {
 			{Location: []*profile.Location{lb, la}, Value: []int64{2_500_000 * scale}},
 		},
 	}
-	var buf bytes.Buffer
-	if err := p.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	reporttest.WriteProfile(t, p, path)
 }
 
 // TestUnitsLikePprof prints and merges profiles in every unit spelling

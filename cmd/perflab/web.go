@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/perflab/perflab/profiles"
 	rpt "github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/web"
 )
@@ -68,19 +67,10 @@ func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	if done, err := runWebSpecial(ctx, fs.Args(), ws); done { // a trace or a goroutine dump
 		return err
 	}
-	o, err := rf.options(stderr)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	opts, err := rf.src.options(stdin, stderr)
+	p, o, err := rf.load(ctx, stdin, stderr, fs.Args())
 	if err != nil {
 		return err
 	}
-	p, err := profiles.Load(ctx, fs.Args(), opts)
-	if err != nil {
-		return err
-	}
-	runtime.GC() // let the server's first aggregation reuse the loader's memory
 	loopback := web.IsLoopback(net.JoinHostPort(host, port))
 	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(fs.Args(), " "), AnyHost: !loopback, MaxBytes: opts.MaxBytes})
 	if err != nil {

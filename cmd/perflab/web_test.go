@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/internal/profgen"
+	"github.com/perflab/perflab/internal/reporttest"
 	rpt "github.com/perflab/perflab/report"
 )
 
@@ -78,13 +79,7 @@ func smallProfile(t *testing.T) string {
 		t.Fatal(err)
 	}
 	f := filepath.Join(t.TempDir(), "cpu.pb.gz")
-	var buf bytes.Buffer
-	if err := p.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(f, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	reporttest.WriteProfile(t, p, f)
 	return f
 }
 

@@ -2,7 +2,6 @@ package rsssearch
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -75,20 +74,6 @@ func serveFeeds(fo FeedOptions) (*http.Server, error) {
 }
 
 func serve(ctx context.Context, stderr io.Writer, ln net.Listener, svc http.Handler, v Variant) error {
-	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "rsssearch: %s serving http://%s/search\n", v, ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	var err error
-	select {
-	case err = <-errc:
-	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err = srv.Shutdown(shutdown)
-		cancel()
-	}
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
-	}
-	return err
+	return cli.Serve(ctx, ln, svc)
 }

@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/cputime"
 	"github.com/perflab/perflab/internal/profgen"
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 // benchData returns the benchmark profile (profgen.Default), gzipped and
@@ -33,13 +35,13 @@ func benchData(b *testing.B) (gz, raw []byte) {
 func benchBytes(b *testing.B, data []byte, op func([]byte) error) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	start := cpuTime()
+	start := cputime.Self()
 	for b.Loop() {
 		if err := op(data); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	testprog.ReportCPU(b, start)
 }
 
 // BenchmarkDecode decodes the uncompressed benchmark profile.

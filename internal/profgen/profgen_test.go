@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/reporttest"
 )
 
 func generate(t *testing.T, c Config) *profile.Profile {
@@ -119,10 +120,7 @@ func TestSourcesListable(t *testing.T) {
 	if info2, _ := os.Stat(file); !info2.ModTime().Equal(info.ModTime()) {
 		t.Fatal("Cached regenerated an existing profile")
 	}
-	p, err := profile.Parse(mustOpen(t, file))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := reporttest.ReadProfile(t, file)
 	// The leaf function of the first sample: its leaf line has samples.
 	leaf := p.Sample[0].Location[0].Line[0]
 	fn := leaf.Function
@@ -140,14 +138,4 @@ func TestSourcesListable(t *testing.T) {
 	if m == nil || m[1] == "." || !strings.Contains(string(out), fn.Filename) {
 		t.Fatalf("pprof -list output lacks line %d %q of %s with flat samples:\n%s", leaf.Line, want, fn.Filename, out)
 	}
-}
-
-func mustOpen(t *testing.T, name string) *os.File {
-	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
 }

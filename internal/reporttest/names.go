@@ -2,7 +2,6 @@ package reporttest
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -69,15 +68,6 @@ func WriteNamesProfile(t testing.TB, dir string, names []FunctionName) string {
 		p.Sample = append(p.Sample, &profile.Sample{Location: []*profile.Location{l, caller}, Value: []int64{10 * int64(i+1)}})
 	}
 	path := filepath.Join(dir, "names.pb.gz")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Write(f); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	WriteProfile(t, p, path)
 	return path
 }

@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -11,13 +12,19 @@ import (
 // ClosedPortURL returns the http URL of a loopback port nothing listens on.
 func ClosedPortURL(t testing.TB) string {
 	t.Helper()
+	return "http://127.0.0.1:" + FreePort(t) + "/"
+}
+
+// FreePort returns a loopback port that was free a moment ago, for a
+// program under test that takes its port as a flag.
+func FreePort(t testing.TB) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := "http://" + ln.Addr().String() + "/"
-	ln.Close()
-	return url
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 }
 
 // RecordingServer starts a real server on 127.0.0.1 serving h, closed

@@ -1,6 +1,7 @@
 // Package cli is what the examples' commands share to turn the error their
 // run function returns into an exit status, as STYLE's rule 4 asks:
-// run(ctx, stdout, stderr, args) error, and main prints and exits.
+// run(ctx, stdout, stderr, args) error, and main prints and exits; and
+// Serve, which serves their HTTP service until the context ends.
 package cli
 
 import (

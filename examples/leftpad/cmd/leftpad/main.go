@@ -18,11 +18,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/perflab/perflab/collect"
 	"github.com/perflab/perflab/examples/internal/cli"
@@ -87,19 +85,7 @@ func serve(ctx context.Context, v leftpad.Version, addr, debugAddr, statsdAddr, 
 		return fmt.Errorf("-addr: %w", err)
 	}
 	svc := leftpad.New(opts)
-	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "leftpad: %s serving http://%s/v1/leftpad/\n", v, ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err = <-errc:
-	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err = srv.Shutdown(shutdown)
-		cancel()
-	}
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
-	}
+	err = cli.Serve(ctx, ln, svc)
 	return errors.Join(err, svc.Close())
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/reporttest"
 )
 
 var smallFlags = []string{"-samples", "200", "-locations", "300", "-functions", "100", "-depth", "20"}
@@ -20,15 +20,7 @@ func TestRunWritesProfile(t *testing.T) {
 	if err := run(append([]string{"-o", out, "-src", filepath.Join(dir, "src")}, smallFlags...), &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	p, err := profile.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := reporttest.ReadProfile(t, out)
 	if len(p.Sample) != 200 || len(p.Location) != 300 || len(p.Function) != 100 {
 		t.Errorf("got %d samples, %d locations, %d functions; want 200, 300, 100", len(p.Sample), len(p.Location), len(p.Function))
 	}
