@@ -72,7 +72,7 @@ func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 		return err
 	}
 	loopback := web.IsLoopback(net.JoinHostPort(host, port))
-	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(fs.Args(), " "), AnyHost: !loopback, MaxBytes: opts.MaxBytes})
+	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(fs.Args(), " "), AnyHost: !loopback, MaxBytes: rf.src.maxBytes})
 	if err != nil {
 		return err
 	}
