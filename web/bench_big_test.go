@@ -49,12 +49,18 @@ func BenchmarkBig500k(b *testing.B) {
 	} {
 		path := bc.path
 		b.Run(bc.name, func(b *testing.B) {
+			cpu := cpuTime()
 			for i := 0; b.Loop(); i++ {
 				w := httptest.NewRecorder()
 				s.ServeHTTP(w, httptest.NewRequest("GET", "http://127.0.0.1"+fmt.Sprintf(path, 80+i%2), nil))
 				if w.Code != http.StatusOK {
 					b.Fatalf("%s: status %d: %s", path, w.Code, w.Body)
 				}
+			}
+			// CPU time (both cores and the GC) is steadier than elapsed
+			// time on a shared machine.
+			if d := cpuTime() - cpu; d > 0 {
+				b.ReportMetric(float64(d.Milliseconds())/float64(b.N), "cpu-ms/op")
 			}
 		})
 	}
