@@ -60,15 +60,13 @@ const (
 // It runs in one goroutine: per-worker edge tables would multiply the
 // memory of the largest structure a report builds.
 func (ix *index) computeEdges(kept []bool, role []uint8) *edgeList {
-	edges, _ := ix.edgesOf(kept, role, 0, len(ix.w))
-	return edges
+	return ix.edgesOf(kept, role, 0, len(ix.w))
 }
 
-// edgesOf collects the edges of samples [lo, hi) as computeEdges does,
-// with the table that finds them.
-func (ix *index) edgesOf(kept []bool, role []uint8, lo, hi int) (*edgeList, *edgeTable) {
+// edgesOf collects the edges of samples [lo, hi) as computeEdges does.
+func (ix *index) edgesOf(kept []bool, role []uint8, lo, hi int) *edgeList {
 	edges := &edgeList{}
-	tab := newEdgeTable(len(ix.infos))
+	tab := newEdgeFinder(kept, len(ix.infos))
 	for si := lo; si < hi; si++ {
 		w := ix.w[si]
 		var dw int64
@@ -117,7 +115,7 @@ func (ix *index) edgesOf(kept []bool, role []uint8, lo, hi int) (*edgeList, *edg
 			}
 		}
 	}
-	return edges, tab
+	return edges
 }
 
 // An edgeList holds edges in fixed-size chunks: growing it copies nothing,
