@@ -60,13 +60,15 @@ const (
 // It runs in one goroutine: per-worker edge tables would multiply the
 // memory of the largest structure a report builds.
 func (ix *index) computeEdges(kept []bool, role []uint8) *edgeList {
-	return ix.edgesOf(kept, role, 0, len(ix.w))
+	edges, _ := ix.edgesOf(kept, role, 0, len(ix.w))
+	return edges
 }
 
-// edgesOf collects the edges of samples [lo, hi) as computeEdges does.
-func (ix *index) edgesOf(kept []bool, role []uint8, lo, hi int) *edgeList {
+// edgesOf collects the edges of samples [lo, hi) as computeEdges does,
+// with the table that finds them.
+func (ix *index) edgesOf(kept []bool, role []uint8, lo, hi int) (*edgeList, *edgeTable) {
 	edges := &edgeList{}
-	tab := newEdgeFinder(kept, len(ix.infos))
+	tab := newEdgeTable(len(ix.infos))
 	for si := lo; si < hi; si++ {
 		w := ix.w[si]
 		var dw int64
@@ -115,7 +117,7 @@ func (ix *index) edgesOf(kept []bool, role []uint8, lo, hi int) *edgeList {
 			}
 		}
 	}
-	return edges
+	return edges, tab
 }
 
 // An edgeList holds edges in fixed-size chunks: growing it copies nothing,
