@@ -3,13 +3,14 @@ package report
 import "github.com/perflab/perflab/internal/parallel"
 
 // computeKeptEdges is computeEdges for a chosen set of kept nodes (the
-// call graph's rebuilds), split between goroutines on a large profile:
+// call graph's rebuilds, top's and tree's shown nodes), split between
+// goroutines on a large profile:
 // the edges between kept nodes are few, so per-worker tables cost little
 // memory, unlike the whole graph's. The parts are merged as one scan
 // would have summed them: weights add up, an edge is residual if any
 // sample made it so and inline only if every sample's call was inlined.
 // The order of the returned edges may differ from computeEdges'; callers
-// index them by their ends.
+// index them by their ends or sort them (sortedEdges: a total order).
 func (ix *index) computeKeptEdges(kept []bool, role []uint8) *edgeList {
 	parts := parallel.Split(len(ix.w), parallelMin)
 	if kept == nil || len(parts) < 2 {
