@@ -104,7 +104,7 @@ func (f *AsmFunc) Lines() []AsmLine {
 func (a *Assembly) Format(v int64) string { return a.run.format(v) }
 
 // Disassemble computes the disassembly report of the functions matching
-// o.Symbol in p, which it filters in place as Generate does.
+// o.Symbol in p; its filters leave p as it is, as Generate's do.
 func Disassemble(p *profile.Profile, o Options, d DisasmOptions) (*Assembly, error) {
 	if o.Symbol == "" {
 		return nil, errors.New("disasm needs a regexp")

@@ -19,8 +19,8 @@ const maxNodelets = 4
 
 // CallGraph returns the call graph `go tool pprof -dot` draws for p with
 // options o — the same nodes, edges, labels, colours and legend — as a
-// graph.Graph to lay out and draw (graph.WriteSVG). It filters p in place,
-// as Generate does.
+// graph.Graph to lay out and draw (graph.WriteSVG). Like Generate, it
+// leaves p as it is.
 func CallGraph(p *profile.Profile, o Options) (*graph.Graph, error) {
 	r, err := prepare(p, Dot, o)
 	if err != nil {

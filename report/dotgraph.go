@@ -77,11 +77,11 @@ func (r *run) buildDot() *dotGraph {
 		keep = filterNodes(slices.Clone(all), func(id int32) bool { return abs64(st.cum[id]) >= nodeCut })
 		dg.dropped = len(all) - len(keep)
 	}
-	var g []*dotNode
+	var g, byID []*dotNode
 	if len(keep) == len(all) {
-		g = dg.rebuild(r, nil, tagUnit)
+		g, byID = dg.rebuild(r, nil, tagUnit, nil)
 	} else {
-		g = dg.rebuild(r, keep, tagUnit)
+		g, byID = dg.rebuild(r, keep, tagUnit, nil)
 	}
 	dg.origCount = len(g)
 	dg.sortEntropy(g)
@@ -89,7 +89,10 @@ func (r *run) buildDot() *dotGraph {
 		trimTags(g, nodeCut)
 		trimEdges(g, edgeCut)
 		if top := selectTop(g, c); len(top) != len(g) {
-			g = dg.rebuild(r, dotIDs(top), tagUnit)
+			// The top nodes' tags are those of the graph above,
+			// already cut at nodeCut: reuse them, not a pass over
+			// every sample.
+			g, _ = dg.rebuild(r, dotIDs(top), tagUnit, byID)
 			dg.sortEntropy(g)
 		}
 	}
@@ -102,8 +105,11 @@ func (r *run) buildDot() *dotGraph {
 
 // rebuild makes the graph of the nodes in keep (all nodes if nil): their
 // values, the edges between them (residual across the others) and their
-// tags.
-func (dg *dotGraph) rebuild(r *run, keep []int32, tagUnit string) []*dotNode {
+// tags, taken from tagsOf (a larger graph's nodes by ID, which give them
+// up) when it is not nil: a node's tags depend only on the samples through
+// it and, for flat tags, on its being their leaf, whichever other nodes
+// are kept. It returns the graph and its nodes by ID.
+func (dg *dotGraph) rebuild(r *run, keep []int32, tagUnit string, tagsOf []*dotNode) (g, byID []*dotNode) {
 	ix := dg.ix
 	st := ix.stats
 	var kept []bool
@@ -113,8 +119,7 @@ func (dg *dotGraph) rebuild(r *run, keep []int32, tagUnit string) []*dotNode {
 			kept[id] = true
 		}
 	}
-	byID := make([]*dotNode, len(ix.infos))
-	var g []*dotNode
+	byID = make([]*dotNode, len(ix.infos))
 	for id := range ix.infos {
 		if kept != nil && !kept[id] {
 			continue
@@ -134,7 +139,7 @@ func (dg *dotGraph) rebuild(r *run, keep []int32, tagUnit string) []*dotNode {
 	for i := range role {
 		role[i] = needed
 	}
-	edges := ix.computeEdges(kept, role)
+	edges := ix.computeKeptEdges(kept, role)
 	for i := range edges.n {
 		e := edges.at(i)
 		src, dst := byID[e.src], byID[e.dst]
@@ -145,8 +150,16 @@ func (dg *dotGraph) rebuild(r *run, keep []int32, tagUnit string) []*dotNode {
 		src.out[dst] = de
 		dst.in[src] = de
 	}
-	dg.addTags(r, byID, kept, tagUnit)
-	return g
+	if tagsOf == nil {
+		dg.addTags(r, byID, kept, tagUnit)
+		return g, byID
+	}
+	for id, n := range byID {
+		if n != nil && tagsOf[id] != nil {
+			n.labelTags, n.numTags = tagsOf[id].labelTags, tagsOf[id].numTags
+		}
+	}
+	return g, byID
 }
 
 // addTags adds every sample's labels and "bytes" numeric labels to the

@@ -8,8 +8,8 @@ import (
 
 // Filter applies o's sample filters (-focus, -ignore, -hide, -show,
 // -show_from, -tagfocus, -tagignore) and label filters (-tagshow,
-// -taghide; label maps are replaced, not edited) to p in place, as every report does
-// before computing its values; tools outside this package that walk the
+// -taghide; label maps are replaced, not edited) to p in place, with the
+// results every report's own filtering has; tools outside this package that walk the
 // samples themselves (perflab escapes, the web UI's download of a refined
 // profile) call it to honour the same flags. -tagroot and -tagleaf,
 // which add frames rather than filter, are not applied.

@@ -60,9 +60,16 @@ const (
 // It runs in one goroutine: per-worker edge tables would multiply the
 // memory of the largest structure a report builds.
 func (ix *index) computeEdges(kept []bool, role []uint8) *edgeList {
+	edges, _ := ix.edgesOf(kept, role, 0, len(ix.w))
+	return edges
+}
+
+// edgesOf collects the edges of samples [lo, hi) as computeEdges does,
+// with the table that finds them.
+func (ix *index) edgesOf(kept []bool, role []uint8, lo, hi int) (*edgeList, *edgeTable) {
 	edges := &edgeList{}
 	tab := newEdgeTable(len(ix.infos))
-	for si := range ix.w {
+	for si := lo; si < hi; si++ {
 		w, dw := ix.weight(si)
 		if w == 0 && dw == 0 {
 			continue
@@ -106,7 +113,7 @@ func (ix *index) computeEdges(kept []bool, role []uint8) *edgeList {
 			}
 		}
 	}
-	return edges
+	return edges, tab
 }
 
 // An edgeList holds edges in fixed-size chunks: growing it copies nothing,

@@ -55,7 +55,7 @@ type JSONEdge struct {
 }
 
 // GenerateJSON writes report k (top, peek or tree) of p to w as JSON. Like
-// Generate, it filters p in place.
+// Generate, it leaves p as it is.
 func GenerateJSON(w io.Writer, p *profile.Profile, k Kind, o Options) error {
 	if k != Top && k != Peek && k != Tree {
 		return fmt.Errorf("%s has no JSON form", k)

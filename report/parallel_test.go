@@ -28,6 +28,11 @@ func TestParallelScansMatchSequential(t *testing.T) {
 		{Tree, func(o *Options) { o.NodeFraction, o.EdgeFraction = 0, 0 }},
 		{Peek, func(o *Options) { o.Symbol = hot }},
 		{Traces, func(o *Options) {}},
+		{Dot, func(o *Options) {}},
+		{Dot, func(o *Options) { o.NodeCount = 30 }},
+		{Dot, func(o *Options) { o.Focus, o.NodeCount = hot, 20 }},
+		{Dot, func(o *Options) { o.Hide, o.Granularity = "runtime", "lines" }},
+		{Dot, func(o *Options) { o.NodeFraction, o.EdgeFraction, o.NodeCount = 0, 0, 0 }},
 	}
 	defer func(m int) { parallelMin = m }(parallelMin)
 	for _, c := range cases {

@@ -27,8 +27,8 @@ type run struct {
 	numUnits   map[string]string // unit of each numeric label key
 }
 
-// Generate writes report k of p to w. It filters p in place, so pass a
-// copy (p.Copy()) to keep the original.
+// Generate writes report k of p to w. It leaves p as it is: the filters
+// build a filtered profile that shares p's unchanged parts.
 func Generate(w io.Writer, p *profile.Profile, k Kind, o Options) error {
 	r, err := prepare(p, k, o)
 	if err != nil {
@@ -108,14 +108,23 @@ func prepare(p *profile.Profile, k Kind, o Options) (*run, error) {
 	if (k == Peek || k == List) && o.Symbol == "" {
 		return nil, fmt.Errorf("%s needs a regexp", k)
 	}
+	// The filters leave p as it is: r.p becomes the filtered profile.
+	filter := func() error {
+		if len(r.o.ActiveFilters()) == 0 {
+			return nil
+		}
+		fp, err := filtered(p, &r.o, units)
+		r.p = fp
+		return err
+	}
 	if o.RelativePercentages {
-		if err := applyFilters(p, &r.o, units); err != nil {
+		if err := filter(); err != nil {
 			return nil, err
 		}
 	}
 	r.total = r.computeTotal()
 	if !o.RelativePercentages {
-		if err := applyFilters(p, &r.o, units); err != nil {
+		if err := filter(); err != nil {
 			return nil, err
 		}
 	}

@@ -43,7 +43,7 @@ func (r *run) buildGraph(rx *regexp.Regexp) *trimmed {
 		kept = keepSet(len(ix.infos), g.nodes)
 	}
 	edgeCut := abs64(int64(float64(graphFlat) * r.o.EdgeFraction))
-	g.edges = ix.computeEdges(kept, edgeRoles(ix, g.nodes, rx, edgeCut))
+	g.edges = ix.computeKeptEdges(kept, edgeRoles(ix, g.nodes, rx, edgeCut))
 	g.in = make([][]int32, len(ix.infos))
 	g.out = make([][]int32, len(ix.infos))
 	for i := range g.edges.n {

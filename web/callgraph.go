@@ -14,7 +14,7 @@ import (
 // graph, no Graphviz.
 func (s *Server) graphSVG(o report.Options, _ url.Values) (answer, error) {
 	return s.cached("graph", o, "", func(o report.Options) (answer, error) {
-		g, err := report.CallGraph(s.profileFor(o), o)
+		g, err := report.CallGraph(s.p, o) // reports leave p as it is
 		if err != nil {
 			return answer{}, err
 		}

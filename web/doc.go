@@ -10,9 +10,9 @@
 // are computed from the profile by package report (top, peek, list) and
 // the flame graph and call graph packages, one aggregation at a time, and
 // cached per view and canonical settings, so switching between views and
-// back costs nothing. Reports filter in place, so a request with filters
-// works on a shallow copy of the profile: new samples and locations over
-// the shared functions, mappings, values and labels.
+// back costs nothing. Reports leave the profile as it is (their filters
+// build a filtered view that shares its parts), so every request reads the
+// loaded profile; only the download filters a shallow copy in place.
 //
 // Pages are html/template documents rendered into a buffer before they
 // are written, so every string from the profile is escaped and a bad

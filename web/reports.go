@@ -17,7 +17,7 @@ import (
 func (s *Server) topJSON(o report.Options, _ url.Values) (answer, error) {
 	return s.cached("top", o, "", func(o report.Options) (answer, error) {
 		var buf bytes.Buffer
-		err := report.GenerateJSON(&buf, s.profileFor(o), report.Top, o)
+		err := report.GenerateJSON(&buf, s.p, report.Top, o)
 		return answer{body: buf.Bytes(), contentType: "application/json"}, err
 	})
 }
@@ -32,7 +32,7 @@ func (s *Server) peekJSON(o report.Options, q url.Values) (answer, error) {
 	return s.cached("peek", o, sym, func(o report.Options) (answer, error) {
 		o.Symbol = sym
 		var buf bytes.Buffer
-		err := report.GenerateJSON(&buf, s.profileFor(o), report.Peek, o)
+		err := report.GenerateJSON(&buf, s.p, report.Peek, o)
 		return answer{body: buf.Bytes(), contentType: "application/json"}, err
 	})
 }
@@ -89,7 +89,7 @@ func (s *Server) fillSource(o report.Options, q url.Values, d *pageData) error {
 	a, err := s.cached("source", o, d.Symbol, func(o report.Options) (answer, error) {
 		o.Symbol = d.Symbol
 		var buf bytes.Buffer
-		err := report.Generate(&buf, s.profileFor(o), report.List, o)
+		err := report.Generate(&buf, s.p, report.List, o)
 		return answer{body: buf.Bytes(), contentType: "text/plain; charset=utf-8"}, err
 	})
 	if err != nil {

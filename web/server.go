@@ -149,9 +149,11 @@ func key(o report.Options) string {
 	return q.Encode()
 }
 
-// profileFor returns the profile the report of o may filter in place:
-// the loaded one when o filters nothing (reports only read it then), else
-// a shallow copy whose samples and locations the filters may rewrite.
+// profileFor returns the profile report.Filter (the download) may filter
+// in place: the loaded one when o filters nothing, else a shallow copy
+// whose samples and locations the filters may rewrite. The reports
+// themselves (Generate, GenerateJSON, CallGraph) leave the profile as it
+// is and are given s.p.
 func (s *Server) profileFor(o report.Options) *profile.Profile {
 	if len(o.ActiveFilters()) == 0 {
 		return s.p
