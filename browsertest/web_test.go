@@ -200,7 +200,7 @@ func TestWebGraph(t *testing.T) {
 		const inside = (r) => r.width > 4 && r.left > h.left && r.right < h.right && r.top > h.top && r.bottom < h.bottom;
 		const n = [...document.querySelectorAll("#graph g.node[data-name]")].find((n) => inside(n.getBoundingClientRect()));
 		const r = n.getBoundingClientRect(), x = r.left + r.width/2, y = r.top + r.height/2;
-		for (const type of ["pointerdown", "pointerup"]) host.dispatchEvent(new PointerEvent(type, {clientX: x, clientY: y, bubbles: true, pointerId: 1}));
+		for (const type of ["pointerdown", "pointerup"]) n.dispatchEvent(new PointerEvent(type, {clientX: x, clientY: y, button: 0, bubbles: true, pointerId: 1}));
 		return n.dataset.name; })()`)
 	sel := evalT[string](t, p, `document.getElementById("selected-name").textContent + "|" + (document.querySelector("#graph g.node.selected")?.dataset.name ?? "")`)
 	if sel != name+"|"+name {
@@ -208,6 +208,19 @@ func TestWebGraph(t *testing.T) {
 	}
 	browser.ScreenshotForTest(t, p, "web-graph")
 	noErrors(t, p, "graph")
+	// A double click on the selected node focuses the graph on it.
+	evalT[bool](t, p, `document.querySelector("#graph g.node.selected").dispatchEvent(new MouseEvent("dblclick", {bubbles: true})) || true`)
+	want := "^" + regexp.QuoteMeta(name) + "$"
+	var got string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		f, err := browser.Eval[string](p, `document.readyState === "complete" ? (new URLSearchParams(location.search).get("f") ?? "") : ""`)
+		if got = f; err == nil && f != "" {
+			break
+		}
+	}
+	if got != want {
+		t.Errorf("double click on %s: focus %q, want %q", name, got, want)
+	}
 }
 
 // clickWebFrame clicks the first drawn frame of the web UI's flame graph

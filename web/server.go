@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/flame"
+	"github.com/perflab/perflab/graph"
 	"github.com/perflab/perflab/internal/httpguard"
 	"github.com/perflab/perflab/report"
 )
@@ -123,6 +124,7 @@ func (s *Server) routes() {
 	static, _ := fs.Sub(assets, "assets")
 	m.Handle("/ui/assets/", http.StripPrefix("/ui/assets/", http.FileServerFS(static)))
 	m.Handle("/ui/flame/", http.StripPrefix("/ui/flame/", http.FileServerFS(flame.Assets())))
+	m.Handle("/ui/assets/graph/", http.StripPrefix("/ui/assets/graph/", http.FileServerFS(graph.Assets()))) // package graph's pan and zoom
 	s.mux = m
 }
 

@@ -1,13 +1,18 @@
-// perflab call graph: pan and zoom for svg.perflab-graph elements.
-// The wheel zooms around the pointer, dragging pans, a double click resets
-// the view; a click on a node (without dragging) dispatches a bubbling
-// "perflab-node" event whose detail is {id, dotId, name}. Pages may call
-// perflabGraph.attach(svg) for graphs added later.
+// perflab call graph: pan and zoom for svg.perflab-graph elements, the one
+// implementation used by perflab graph -svg files and by perflab web.
+// The wheel (or +, - and 0 on the keyboard) zooms around the pointer,
+// dragging pans; a click on a node (without dragging) marks it "selected"
+// and dispatches a bubbling "perflab-node" event whose detail is
+// {id, dotId, name}; a double click on a node dispatches "perflab-node-focus"
+// with the same detail, elsewhere it resets the view. Pages may call
+// perflabGraph.attach(svg) for graphs added later; perflabGraph.zoom(factor,
+// clientX, clientY), .reset() and .viewBox() act on the first graph.
 (function () {
   "use strict";
+  var graphs = [];
   function attach(svg) {
     if (!svg || svg.getAttribute("data-panzoom")) {
-      return;
+      return null;
     }
     svg.setAttribute("data-panzoom", "on");
     var b = svg.viewBox.baseVal;
@@ -16,27 +21,43 @@
     function apply() {
       svg.setAttribute("viewBox", vb.x + " " + vb.y + " " + vb.w + " " + vb.h);
     }
-    function scale() {
+    // toSVG converts client coordinates to the viewBox's, allowing for the
+    // margins preserveAspectRatio leaves around the drawing.
+    function toSVG(cx, cy) {
       var r = svg.getBoundingClientRect();
-      return { r: r, k: Math.max(vb.w / Math.max(r.width, 1), vb.h / Math.max(r.height, 1)) };
+      var k = Math.max(vb.w / Math.max(r.width, 1), vb.h / Math.max(r.height, 1));
+      var ox = vb.x - (r.width * k - vb.w) / 2, oy = vb.y - (r.height * k - vb.h) / 2;
+      return { x: ox + (cx - r.left) * k, y: oy + (cy - r.top) * k, k: k };
+    }
+    function zoom(factor, cx, cy) {
+      var w = Math.min(Math.max(vb.w * factor, home.w / 100), home.w * 4);
+      var f = w / vb.w, p = toSVG(cx, cy);
+      vb = { x: p.x - (p.x - vb.x) * f, y: p.y - (p.y - vb.y) * f, w: w, h: vb.h * f };
+      apply();
+    }
+    function reset() {
+      vb = { x: home.x, y: home.y, w: home.w, h: home.h };
+      apply();
+    }
+    function nodeEvent(type, n) {
+      svg.dispatchEvent(new CustomEvent(type, {
+        bubbles: true,
+        detail: { id: n.getAttribute("id"), dotId: n.getAttribute("data-id"), name: n.getAttribute("data-name") },
+      }));
+    }
+    function nodeOf(evt) {
+      return evt.target.closest ? evt.target.closest("g.node") : null;
     }
     svg.addEventListener("wheel", function (evt) {
       evt.preventDefault();
-      var s = scale();
-      var px = vb.x + (evt.clientX - s.r.left) * s.k;
-      var py = vb.y + (evt.clientY - s.r.top) * s.k;
-      var w = Math.min(Math.max(vb.w * Math.exp(Math.sign(evt.deltaY) * 0.15), home.w / 100), home.w * 4);
-      var f = w / vb.w;
-      vb = { x: px - (px - vb.x) * f, y: py - (py - vb.y) * f, w: w, h: vb.h * f };
-      apply();
+      zoom(Math.exp(Math.sign(evt.deltaY) * 0.15), evt.clientX, evt.clientY);
     }, { passive: false });
     var drag = null;
     svg.addEventListener("pointerdown", function (evt) {
       if (evt.button !== 0) {
         return;
       }
-      var node = evt.target.closest ? evt.target.closest("g.node") : null;
-      drag = { x: evt.clientX, y: evt.clientY, vb: vb, k: scale().k, moved: false, node: node };
+      drag = { x: evt.clientX, y: evt.clientY, vb: vb, k: toSVG(0, 0).k, moved: false, node: nodeOf(evt) };
     });
     svg.addEventListener("pointermove", function (evt) {
       if (!drag) {
@@ -50,26 +71,55 @@
       vb = { x: drag.vb.x - dx * drag.k, y: drag.vb.y - dy * drag.k, w: drag.vb.w, h: drag.vb.h };
       apply();
     });
-    function end() {
+    svg.addEventListener("pointerup", function () {
       if (drag && !drag.moved && drag.node) {
-        var n = drag.node;
-        svg.dispatchEvent(new CustomEvent("perflab-node", {
-          bubbles: true,
-          detail: { id: n.getAttribute("id"), dotId: n.getAttribute("data-id"), name: n.getAttribute("data-name") },
-        }));
+        var old = svg.querySelectorAll("g.node.selected");
+        for (var i = 0; i < old.length; i++) {
+          old[i].classList.remove("selected");
+        }
+        drag.node.classList.add("selected");
+        nodeEvent("perflab-node", drag.node);
       }
       drag = null;
-    }
-    svg.addEventListener("pointerup", end);
-    svg.addEventListener("pointerleave", function () { drag = null; });
-    svg.addEventListener("dblclick", function () {
-      vb = { x: home.x, y: home.y, w: home.w, h: home.h };
-      apply();
     });
+    svg.addEventListener("pointerleave", function () { drag = null; });
+    svg.addEventListener("dblclick", function (evt) {
+      var n = nodeOf(evt);
+      if (n) {
+        nodeEvent("perflab-node-focus", n);
+      } else {
+        reset();
+      }
+    });
+    var g = {
+      svg: svg, zoom: zoom, reset: reset,
+      viewBox: function () { return { x: vb.x, y: vb.y, width: vb.w, height: vb.h }; },
+    };
+    graphs.push(g);
+    return g;
   }
-  var graphs = document.querySelectorAll("svg.perflab-graph");
-  for (var i = 0; i < graphs.length; i++) {
-    attach(graphs[i]);
+  document.addEventListener("keydown", function (evt) {
+    var g = graphs[0];
+    if (!g || (evt.target.closest && evt.target.closest("input, select, textarea"))) {
+      return;
+    }
+    var r = g.svg.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+    if (evt.key === "+" || evt.key === "=") {
+      g.zoom(1 / 1.25, cx, cy);
+    } else if (evt.key === "-") {
+      g.zoom(1.25, cx, cy);
+    } else if (evt.key === "0") {
+      g.reset();
+    }
+  });
+  var found = document.querySelectorAll("svg.perflab-graph");
+  for (var i = 0; i < found.length; i++) {
+    attach(found[i]);
   }
-  window.perflabGraph = { attach: attach };
+  function first(method) {
+    return function () {
+      return graphs.length ? graphs[0][method].apply(null, arguments) : undefined;
+    };
+  }
+  window.perflabGraph = { attach: attach, zoom: first("zoom"), reset: first("reset"), viewBox: first("viewBox") };
 })();
