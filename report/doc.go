@@ -21,4 +21,13 @@
 // them in a web UI's URLs, as pprof's internal/driver/config.go does.
 // Units (seconds, bytes, ...) are scaled and rounded as pprof does
 // (internal/units). docs/compat.md lists the few intended differences.
+//
+// Disasm, pprof's -disasm, needs the profiled binary too: GenerateDisasm
+// writes it byte for byte as pprof, decoding the machine code with package
+// disasm. Disassemble returns the same report as data for other views: an
+// Assembly holds each matching function (AsmFunc) with its instructions
+// (AsmInst: address, text, file:line, its own flat and cum values and, with
+// DisasmOptions.Inlines, the inlined call chain from the binary's DWARF);
+// AsmFunc.Lines groups them by source line, with each line's sums, which is
+// what a source view (pprof's weblist) expands a line into.
 package report

@@ -9,11 +9,11 @@ import (
 )
 
 // pprofOnly names pprof options and commands perflab's shell does not
-// offer (graphs, disassembly, web pages): docs/compat.md lists them.
+// offer (graphs, web pages): docs/compat.md lists them.
 var pprofOnly = map[string]bool{
 	"call_tree": true, "intel_syntax": true, "tagroot": true, "tagleaf": true, "drop_negative": true,
 	"prune_from": true, "tagshow": true, "taghide": true, "showcolumns": true, "output": true,
-	"normalize": true, "dot": true, "web": true, "disasm": true, "weblist": true, "svg": true,
+	"normalize": true, "dot": true, "web": true, "svg": true,
 	"png": true, "pdf": true, "gif": true, "ps": true, "eog": true, "evince": true, "gv": true,
 	"callgrind": true, "kcachegrind": true, "proto": true, "topproto": true, "comments": true,
 }
@@ -74,14 +74,16 @@ func (s *Shell) printOptions() {
 
 // commandHelp describes the commands: the first line is the usage.
 var commandHelp = map[string]string{
-	"top":    "top [n] [focus_regex]* [-ignore_regex]* [-cum] >f\nOutputs top entries in text form",
-	"text":   "text [n] [focus_regex]* [-ignore_regex]* [-cum] >f\nOutputs top entries in text form",
-	"tree":   "tree [n] [focus_regex]* [-ignore_regex]* [-cum] >f\nOutputs a text rendering of call graph",
-	"peek":   "peek func_regex\nDisplay callers and callees of functions matching func_regex.",
-	"list":   "list<func_regex> [-focus_regex]* [-ignore_regex]* >f\nOutput annotated source for functions matching regexp",
-	"traces": "traces\nOutputs all profile samples in text form",
-	"tags":   "tags [tag_regex]* [-ignore_regex]* [>file]\nList tags with key:value matching tag_regex and exclude ignore_regex.",
-	"raw":    "raw\nOutputs a text representation of the raw profile",
+	"top":     "top [n] [focus_regex]* [-ignore_regex]* [-cum] >f\nOutputs top entries in text form",
+	"text":    "text [n] [focus_regex]* [-ignore_regex]* [-cum] >f\nOutputs top entries in text form",
+	"tree":    "tree [n] [focus_regex]* [-ignore_regex]* [-cum] >f\nOutputs a text rendering of call graph",
+	"peek":    "peek func_regex\nDisplay callers and callees of functions matching func_regex.",
+	"list":    "list<func_regex> [-focus_regex]* [-ignore_regex]* >f\nOutput annotated source for functions matching regexp",
+	"traces":  "traces\nOutputs all profile samples in text form",
+	"tags":    "tags [tag_regex]* [-ignore_regex]* [>file]\nList tags with key:value matching tag_regex and exclude ignore_regex.",
+	"raw":     "raw\nOutputs a text representation of the raw profile",
+	"disasm":  "disasm<func_regex|address> [-focus_regex]* [-ignore_regex]* >f\nOutput assembly listings annotated with samples",
+	"weblist": "weblist<func_regex|address> [-focus_regex]* [-ignore_regex]*\nDisplay annotated source in a web browser",
 }
 
 // help prints the command list, or the help of one command or option.

@@ -21,6 +21,14 @@ type Shell struct {
 	o      report.Options
 	Stdout io.Writer // reports
 	Stderr io.Writer // the greeting, errors, help and option listings
+
+	// Disasm says where disasm finds binaries (by default as pprof:
+	// the profile's mapping files, then $PPROF_BINARY_PATH).
+	Disasm report.DisasmOptions
+	// SourceView, if set, opens the web source view of the functions
+	// matching a regexp and returns its URL: the weblist command. Without
+	// it, weblist says the view is not available.
+	SourceView func(regexp string) (url string, err error)
 }
 
 // New returns a shell on p starting from options o (usually
@@ -142,7 +150,7 @@ var tailDigits = regexp.MustCompile("[0-9]+$")
 // other name for top.
 var reports = map[string]report.Kind{
 	"top": report.Top, "text": report.Top, "peek": report.Peek, "tree": report.Tree, "list": report.List,
-	"traces": report.Traces, "tags": report.Tags, "raw": report.Raw,
+	"traces": report.Traces, "tags": report.Tags, "raw": report.Raw, "disasm": report.Disasm,
 }
 
 // splitCommand separates a report command from its node count: "top10"
@@ -166,7 +174,7 @@ func (s *Shell) report(tokens []string) error {
 	}
 	k, ok := reports[name]
 	switch {
-	case ok:
+	case ok, name == "weblist":
 	case pprofOnly[name]:
 		return fmt.Errorf("%s: not supported by perflab's shell (see docs/compat.md)", name)
 	case isOption(name):
@@ -178,8 +186,11 @@ func (s *Shell) report(tokens []string) error {
 	default:
 		return fmt.Errorf("unrecognized command: %q", name)
 	}
+	if name == "weblist" {
+		return s.weblist(args)
+	}
 	o := s.o
-	if k == report.Peek || k == report.List {
+	if k == report.Peek || k == report.List || k == report.Disasm {
 		if len(args) == 0 {
 			return fmt.Errorf("command %s requires an argument", name)
 		}
@@ -245,15 +256,19 @@ func joinRegexps(a, b string) string {
 // report leaves an existing file as it was.
 func (s *Shell) generate(k report.Kind, o report.Options, out string) error {
 	p := s.p
-	if k == report.Raw || len(o.ActiveFilters()) > 0 {
+	if k == report.Raw || k == report.Disasm || len(o.ActiveFilters()) > 0 {
 		p = p.Copy()
 	}
 	o.Warnings = s.Stderr
+	gen := func(w io.Writer) error { return report.Generate(w, p, k, o) }
+	if k == report.Disasm {
+		gen = func(w io.Writer) error { return report.GenerateDisasm(w, p, o, s.Disasm) }
+	}
 	if out == "" {
-		return report.Generate(s.Stdout, p, k, o)
+		return gen(s.Stdout)
 	}
 	var buf bytes.Buffer
-	if err := report.Generate(&buf, p, k, o); err != nil {
+	if err := gen(&buf); err != nil {
 		return err
 	}
 	fmt.Fprintln(s.Stderr, "Generating report in", out)
@@ -261,4 +276,21 @@ func (s *Shell) generate(k report.Kind, o report.Options, out string) error {
 		_, err := buf.WriteTo(w)
 		return err
 	})
+}
+
+// weblist opens the web source view of the functions matching its
+// argument, as pprof's weblist does, and prints its URL.
+func (s *Shell) weblist(args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("command weblist requires one argument")
+	}
+	if s.SourceView == nil {
+		return fmt.Errorf("weblist: the web source view is not available in this build yet; use list or disasm")
+	}
+	url, err := s.SourceView(args[0])
+	if err != nil {
+		return fmt.Errorf("weblist: %w", err)
+	}
+	fmt.Fprintln(s.Stdout, url)
+	return nil
 }

@@ -25,6 +25,7 @@ var commands = []*command{
 	fetchCmd,
 	topCmd,
 	listCmd,
+	disasmCmd,
 	peekCmd,
 	treeCmd,
 	graphCmd,

@@ -367,7 +367,7 @@ func TestReportErrors(t *testing.T) {
 // in each command's help and is accepted as a flag.
 func TestReportHelpListsEverySetting(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing.pb.gz")
-	for _, cmd := range []string{"top", "tree", "peek", "list", "traces", "tags", "raw"} {
+	for _, cmd := range []string{"top", "tree", "peek", "list", "traces", "tags", "raw", "disasm"} {
 		var help bytes.Buffer
 		if err := run(context.Background(), strings.NewReader(""), &help, &help, []string{"help", cmd}); err != nil {
 			t.Fatal(err)
@@ -392,7 +392,7 @@ func TestReportHelpListsEverySetting(t *testing.T) {
 					arg += "=" + cmp.Or(s.Default(), "x")
 				}
 				args := []string{cmd, arg, missing}
-				if cmd == "peek" || cmd == "list" {
+				if cmd == "peek" || cmd == "list" || cmd == "disasm" {
 					args = []string{cmd, arg, "main", missing}
 				}
 				var stdout, stderr bytes.Buffer

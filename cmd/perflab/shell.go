@@ -15,7 +15,7 @@ var shellCmd = newShellCommand(&command{
 
 Reads pprof's interactive commands from the terminal or a pipe and runs
 them on the loaded profile: reports (top10, top5 -cum, list DFS, peek
-mapaccess, tree, traces, tags, raw), option assignments (nodefraction=0.1,
+mapaccess, tree, traces, tags, raw, disasm main.hash), option assignments (nodefraction=0.1,
 sample_index=alloc_space, focus=main), "help", "o" and "quit". On a
 terminal, lines can be edited: Up and Down recall earlier commands, Tab
 completes commands, options and (after a report command) function names.
