@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/compilenotes"
 	"github.com/perflab/perflab/examples/havlak"
 	"github.com/perflab/perflab/report"
 )
@@ -43,8 +44,12 @@ type Result struct {
 	Shares       []Share // CPU time of the naive run by kind of work, biggest first
 	Hottest      string  // the workload function with the most CPU time attributed (full name)
 	Sites        []Site  // the naive run's allocation sites, biggest first
-	Verdict      string
-	Next         []string // perflab command lines to try on the profiles in ProfileDir
+	// Escapes is perflab escapes on the naive run: its allocation sites
+	// with the compiler's reasons (BuildError set when it could not build
+	// the workload, e.g. without the go command).
+	Escapes *compilenotes.Analysis
+	Verdict string
+	Next    []string // perflab command lines to try on the profiles in ProfileDir
 }
 
 // Run performs the demo, writing the report to w.
@@ -147,7 +152,7 @@ func (d *demoRun) saveTuned(cpu []byte) error {
 	return os.WriteFile(filepath.Join(d.opts.ProfileDir, tunedCPUFile), cpu, 0o644)
 }
 
-func (d *demoRun) analyse(context.Context) error {
+func (d *demoRun) analyse(ctx context.Context) error {
 	d.section("2. Where the CPU time goes: perflab top (the same report as go tool pprof -top)")
 	o := report.DefaultOptions()
 	o.NodeCount = 12
@@ -178,9 +183,18 @@ func (d *demoRun) analyse(context.Context) error {
 		return err
 	}
 	d.res.Sites = sites
+	if d.res.Escapes, err = whyAllocated(ctx, d.allocs); err != nil {
+		return fmt.Errorf("escapes: %w", err)
+	}
+	if err := writeEscapes(d.w, d.res.Escapes); err != nil {
+		return err
+	}
 
 	d.section("5. Verdict")
 	d.res.Verdict = verdict(d.res.Shares, shortName(hot), sites)
+	if why := escapesVerdict(d.res.Escapes); why != "" {
+		d.res.Verdict = wrap(d.res.Verdict+" "+why, 80)
+	}
 	d.printf("%s\n", d.res.Verdict)
 	return nil
 }

@@ -3,6 +3,7 @@ package demo
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/compilenotes"
 	"github.com/perflab/perflab/examples/havlak"
 )
 
@@ -51,6 +53,7 @@ func TestRun(t *testing.T) {
 	if s := res.Sites[0]; !strings.Contains(flat, s.File) || sourceLine(s.File, s.Line) == "" {
 		t.Errorf("verdict does not quote the biggest allocation site %+v:\n%s", s, res.Verdict)
 	}
+	checkEscapes(t, res, text, flat)
 	if res.Tuned.Allocs >= res.Naive.Allocs || res.Tuned.AllocBytes >= res.Naive.AllocBytes {
 		t.Errorf("tuned allocated %d objects (%d B), naive %d (%d B)", res.Tuned.Allocs, res.Tuned.AllocBytes, res.Naive.Allocs, res.Naive.AllocBytes)
 	}
@@ -96,5 +99,42 @@ func TestFuncRegexpAndQuoting(t *testing.T) {
 		if got := shellQuote(tt.s); got != tt.want {
 			t.Errorf("shellQuote(%q) = %q, want %q", tt.s, got, tt.want)
 		}
+	}
+}
+
+// checkEscapes checks the escapes part of the allocation section: the
+// sites with the compiler's reasons are printed, and the verdict quotes
+// the biggest workload site that has one, with its category.
+func checkEscapes(t *testing.T, res *Result, text, flatVerdict string) {
+	t.Helper()
+	a := res.Escapes
+	if a == nil || a.BuildError != "" {
+		t.Fatalf("no compiler notes for the workload: %+v", a)
+	}
+	if !strings.Contains(text, "Why they allocate: perflab escapes") {
+		t.Errorf("output lacks the escapes listing:\n%s", text)
+	}
+	for _, st := range a.Sites {
+		if !strings.HasPrefix(st.Func, havlakPrefix) || len(st.Reasons) == 0 {
+			continue
+		}
+		c, _ := compilenotes.LookupCategory(st.Category)
+		for _, want := range []string{fmt.Sprintf("%s:%d `%s` (%s,", st.File, st.Line, st.Reasons[0], c.Title), c.Hint} {
+			if !strings.Contains(flatVerdict, want) {
+				t.Errorf("verdict lacks %q:\n%s", want, res.Verdict)
+			}
+		}
+		if sourceLine(st.File, st.Line) == "" {
+			t.Errorf("site %s:%d is not a line of the embedded source", st.File, st.Line)
+		}
+		return
+	}
+	t.Errorf("no workload site with a compiler reason: %+v", a.Sites)
+}
+
+func TestEscapesVerdictWithoutNotes(t *testing.T) {
+	v := escapesVerdict(&compilenotes.Analysis{BuildError: `exec: "go": executable file not found in $PATH`})
+	if !strings.Contains(v, "No compiler reasons: exec") {
+		t.Errorf("verdict without notes: %q", v)
 	}
 }

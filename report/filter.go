@@ -181,11 +181,3 @@ func parseTagRange(filter string) func(int64, string) bool {
 	}
 	return func(v int64, vu string) bool { sv, ok := in(v, vu); return ok && sv >= loV && sv <= hiV }
 }
-
-// Filter applies o's sample and frame filters (focus, ignore, hide, show,
-// show_from, tagfocus, tagignore) to p in place, as every report does
-// before aggregating: the web UI's download of a refined profile uses it.
-func Filter(p *profile.Profile, o Options) error {
-	units, _ := p.NumLabelUnits()
-	return applyFilters(p, &o, units)
-}

@@ -102,6 +102,7 @@ func (r *run) listFile(w io.Writer, ix *index, st *stats, src *sourceReader, nam
 	}
 	f.lines(start, end, func(ln int, text string) {
 		fmt.Fprintf(w, "%10s %10s %6d:%s\n", r.valueOrDot(flat[ln]), r.valueOrDot(cum[ln]), ln, text)
+		r.writeLineNotes(w, file, ln)
 	})
 }
 

@@ -57,6 +57,16 @@ type Options struct {
 	// Warnings, if not nil, receives pprof's warnings such as
 	// "Focus expression matched no samples".
 	Warnings io.Writer
+
+	// LineNotes, if not nil, gives lines list prints under each source
+	// line: perflab list -compiler's notes.
+	LineNotes LineNoter
+}
+
+// A LineNoter gives the notes of a source line, file as the profile names
+// it (package compilenotes' Notes is one).
+type LineNoter interface {
+	Lines(file string, line int) []string
 }
 
 // DefaultOptions returns pprof's defaults.

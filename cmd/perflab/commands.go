@@ -33,6 +33,7 @@ var commands = []*command{
 	tagsCmd,
 	rawCmd,
 	flameCmd,
+	escapesCmd,
 	shellCmd,
 	webCmd,
 	loadCmd,
