@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/disasm"
 	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/internal/httpguard"
 	"github.com/perflab/perflab/report"
@@ -35,6 +36,10 @@ type Options struct {
 	// CacheEntries bounds how many rendered answers are kept, one per
 	// view and refinement; 0 means 64.
 	CacheEntries int
+	// Binary, if not "", is the profiled binary, for the source view's
+	// assembly (pprof's BINARY argument); otherwise it is found from the
+	// profile's mappings as perflab disasm finds it.
+	Binary string
 }
 
 // A Server serves the web UI of one loaded profile. It is an
@@ -52,6 +57,10 @@ type Server struct {
 
 	labelsOnce sync.Once
 	labelHints []string // key=value of the profile's labels, for the tag filters
+
+	binariesOnce sync.Once
+	binaries     *disasm.Cache // binaries opened for the source view (weblist.go)
+	noteBuilds   noteBuilds    // the source view's compiler notes (notes.go)
 }
 
 // New returns a Server for p. p must not be changed afterwards.
