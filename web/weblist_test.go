@@ -295,3 +295,79 @@ func topCum(t *testing.T, p *profile.Profile, name string) int64 {
 func listLine(flat, cum string, line int) string {
 	return fmt.Sprintf("%10s %10s %6d:", flat, cum, line)
 }
+
+// TestSourceViewNotes builds the real program's package with the
+// compiler's diagnostics through /ui/api/notes: mix's loop line says
+// that add was inlined there. A profile whose source is not on this
+// machine gets its reason in one line, not an error status.
+func TestSourceViewNotes(t *testing.T) {
+	p, _ := recursiveProfile(t)
+	srv := serve(t, p, web.Options{Report: report.DefaultOptions()})
+	code, body := get(t, srv, "/ui/api/notes?f="+url.QueryEscape(`^main\.mix$`))
+	var ans struct {
+		Error string
+		Notes []struct {
+			Func, Line int
+			Text       []string
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &ans); code != 200 || err != nil || ans.Error != "" {
+		t.Fatalf("notes: %d %v %s", code, err, body)
+	}
+	v := getView(t, "/ui/api/source", func(path string) (int, string) { return get(t, srv, path) }, url.Values{"f": {`^main\.mix$`}})
+	found := false
+	for _, n := range ans.Notes {
+		for _, l := range v.Funcs[n.Func].Lines {
+			if l.Line == n.Line && strings.Contains(l.Text, "add(s, i)") && strings.Contains(strings.Join(n.Text, "\n"), "inlining call to add") {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no \"inlining call to add\" note on mix's loop line: %s", body)
+	}
+
+	missing := cpuProfile() // its main.go is not on this machine
+	srv2 := serve(t, missing, web.Options{Report: report.DefaultOptions()})
+	code, body = get(t, srv2, "/ui/api/notes?f=main.work")
+	if err := json.Unmarshal([]byte(body), &ans); code != 200 || err != nil || !strings.HasPrefix(ans.Error, "no compiler notes: ") || strings.Contains(ans.Error, "\n") {
+		t.Errorf("notes without source: %d %s", code, body)
+	}
+	if code, body := get(t, srv2, "/ui/api/notes?f=("); code != 400 {
+		t.Errorf("notes with a broken regexp: %d %s", code, body)
+	}
+}
+
+// TestSourceViewEscapes lists a source file whose text, function names
+// and inlined callee are HTML and script: the page shows them as text.
+func TestSourceViewEscapes(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "evil.go")
+	src := "package evil\n\nfunc f() {\n\t// </pre><script>alert('src')</script>\n\tg()\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := &profile.Function{ID: 1, Name: `evil.<img src=x onerror=alert(1)>`, Filename: file, StartLine: 3}
+	g := &profile.Function{ID: 2, Name: `evil.<script>alert("callee")</script>`, Filename: file}
+	l := &profile.Location{ID: 1, Line: []profile.Line{{Function: g, Line: 4}, {Function: f, Line: 5}}}
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}},
+		Function:   []*profile.Function{f, g}, Location: []*profile.Location{l},
+		Sample: []*profile.Sample{{Location: []*profile.Location{l}, Value: []int64{3}}},
+	}
+	srv := serve(t, p, web.Options{Report: report.DefaultOptions()})
+	code, body := get(t, srv, "/ui/source?f=evil")
+	if code != 200 {
+		t.Fatalf("%d %s", code, body)
+	}
+	for _, bad := range []string{"<script>alert", "<img src=x", "</pre><script>"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("unescaped %q in the source view", bad)
+		}
+	}
+	for _, want := range []string{"&lt;/pre&gt;&lt;script&gt;alert(&#39;src&#39;)", `inlined: <span class="fn" data-name="evil.&lt;script&gt;`, "no assembly: "} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the source view lacks %q:\n%s", want, body)
+		}
+	}
+}
