@@ -103,13 +103,17 @@ func evalT[T any](t *testing.T, p *browser.Page, expr string) T {
 	return v
 }
 
+// smallWebUI starts a browser and perflab web on profgen's Small profile.
+func smallWebUI(t *testing.T) (*browser.Browser, string) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	return b, webServer(t, perflab, genProfile(t, profgen.Small, t.TempDir(), "cpu.pb.gz"))
+}
+
 // TestWebTablesAndRefine opens the top, peek and source views, sorts the
 // top table, and refines through the menu and through a pprof-style URL.
 func TestWebTablesAndRefine(t *testing.T) {
-	b := browser.ForTest(t)
-	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
-	prof := genProfile(t, profgen.Small, t.TempDir(), "cpu.pb.gz")
-	base := webServer(t, perflab, prof)
+	b, base := smallWebUI(t)
 
 	p := openView(t, b, base+"/ui/top")
 	rows := evalT[int](t, p, `document.querySelectorAll("#top tbody tr").length`)
@@ -180,10 +184,7 @@ func equal(a, b []string) bool {
 // TestWebGraph opens the call graph: an SVG with nodes, zoom and pan
 // through its viewBox, click to select a node, double click to focus.
 func TestWebGraph(t *testing.T) {
-	b := browser.ForTest(t)
-	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
-	prof := genProfile(t, profgen.Small, t.TempDir(), "cpu.pb.gz")
-	base := webServer(t, perflab, prof)
+	b, base := smallWebUI(t)
 	p := openView(t, b, base+"/ui/graph?n=30")
 	nodes := evalT[int](t, p, `document.querySelectorAll("#graph svg g.node[data-name]").length`)
 	if nodes < 10 {
@@ -236,10 +237,7 @@ func clickWebFrame(t *testing.T, p *browser.Page, re string) string {
 // matched share, a click zooms and writes the URL, the URL reopens the
 // same zoom, and a bad search is an error in place.
 func TestWebFlame(t *testing.T) {
-	b := browser.ForTest(t)
-	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
-	prof := genProfile(t, profgen.Small, t.TempDir(), "cpu.pb.gz")
-	base := webServer(t, perflab, prof)
+	b, base := smallWebUI(t)
 
 	p := openView(t, b, base+"/ui/")
 	if ink := inkCount(t, p, `Math.max(r, g, b) - Math.min(r, g, b) > 40`); ink < 5000 {
@@ -293,10 +291,7 @@ func TestWebFlame(t *testing.T) {
 // TestWebSandwich opens the sandwich view of a function: callers drawn
 // above, callees below, and the function table picks another.
 func TestWebSandwich(t *testing.T) {
-	b := browser.ForTest(t)
-	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
-	prof := genProfile(t, profgen.Small, t.TempDir(), "cpu.pb.gz")
-	base := webServer(t, perflab, prof)
+	b, base := smallWebUI(t)
 	p := openView(t, b, base+"/ui/sandwich")
 	rows := evalT[int](t, p, `document.querySelectorAll("#functions tbody tr").length`)
 	if rows < 10 {
