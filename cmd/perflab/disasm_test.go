@@ -125,6 +125,61 @@ func main() {
 	fmt.Fprintln(os.Stderr, n)
 }
 `,
+	"pipeline": `package main
+
+import (
+	"crypto/sha256"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"sync"
+	"time"
+)
+
+type job struct{ data []byte }
+
+func produce(until time.Time, out chan<- job) {
+	for i := 0; time.Now().Before(until); i++ {
+		b := make([]byte, 256+i%512)
+		for j := range b {
+			b[j] = byte(i + j)
+		}
+		out <- job{b}
+	}
+	close(out)
+}
+
+func consume(in <-chan job, sums *[32]byte, mu *sync.Mutex) {
+	for j := range in {
+		s := sha256.Sum256(j.data)
+		mu.Lock()
+		for i := range s {
+			sums[i] ^= s[i]
+		}
+		mu.Unlock()
+	}
+}
+
+func main() {
+	runtime.MemProfileRate = 512
+	f, _ := os.Create(os.Args[1])
+	pprof.StartCPUProfile(f)
+	ch := make(chan job, 64)
+	var sums [32]byte
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() { consume(ch, &sums, &mu) })
+	}
+	produce(time.Now().Add(800*time.Millisecond), ch)
+	wg.Wait()
+	pprof.StopCPUProfile()
+	f.Close()
+	h, _ := os.Create(os.Args[2])
+	pprof.Lookup("allocs").WriteTo(h, 0)
+	h.Close()
+}
+`,
 }
 
 // profiledProg is a built program with the profiles it wrote.
@@ -174,7 +229,7 @@ func compareDisasm(t *testing.T, dir string, flags []string, rx string, args ...
 // argument, and with report flags.
 func TestDisasmConformance(t *testing.T) {
 	reporttest.Pprof(t)
-	for _, name := range []string{"hash", "sortmap"} {
+	for _, name := range []string{"hash", "sortmap", "pipeline"} {
 		p := buildProfiled(t, name)
 		cases := []struct {
 			flags []string
@@ -188,6 +243,8 @@ func TestDisasmConformance(t *testing.T) {
 			{nil, `main\.`, []string{p.bin, p.allocs}},
 			{[]string{"-sample_index=alloc_objects"}, `main\.|runtime\.mallocgc`, []string{p.bin, p.allocs}},
 			{[]string{"-sample_index=inuse_space", "-ignore=runtime"}, `.`, []string{p.bin, p.allocs}},
+			{[]string{"-unit=us", "-relative_percentages", "-focus=main"}, `sha256|main\.`, []string{p.bin, p.cpu}},
+			{[]string{"-mean", "-sample_index=alloc_space"}, `main\.`, []string{p.bin, p.allocs}},
 		}
 		for _, c := range cases {
 			t.Run(name+"/"+strings.Join(c.flags, ",")+c.rx+"/"+filepath.Base(c.args[0]), func(t *testing.T) {
@@ -392,6 +449,22 @@ func BenchmarkDisasm(b *testing.B) {
 	for b.Loop() {
 		if err := run(context.Background(), nil, io.Discard, io.Discard, args); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestDisasmBase compares -base and -diff_base (negative values, the
+// base's total) with pprof, on two runs of the same binary.
+func TestDisasmBase(t *testing.T) {
+	reporttest.Pprof(t)
+	p := buildProfiled(t, "hash")
+	base, allocs := filepath.Join(p.dir, "cpu2.pprof"), filepath.Join(p.dir, "allocs2.pprof")
+	if out, err := exec.Command(p.bin, base, allocs).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, flag := range []string{"-base=" + base, "-diff_base=" + base} {
+		if !compareDisasm(t, p.dir, []string{flag}, `main\.`, p.bin, p.cpu) {
+			t.Errorf("%s: both failed: nothing compared", flag)
 		}
 	}
 }
