@@ -100,6 +100,7 @@ func runWeblist(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(stderr, "Source view: %s\n", u)
 	if !*noBrowser {
 		openBrowser(u)
 	}
