@@ -120,6 +120,12 @@ func TestWeblistAssemblyAndNotes(t *testing.T) {
 		t.Errorf("no instruction shows the inlined call to main.add")
 	}
 	browser.ScreenshotForTest(t, p, "weblist-assembly")
+	open := evalT[[]int](t, p, `(() => { const b = document.getElementById("expand-all"); b.click();
+		const shown = [...document.querySelectorAll("tr.asm")].filter((r) => !r.hidden).length; b.click();
+		return [document.querySelectorAll("tr.asm").length, shown, [...document.querySelectorAll("tr.asm")].filter((r) => !r.hidden).length]; })()`)
+	if open[0] == 0 || open[1] != open[0] || open[2] != 0 {
+		t.Errorf("expand all then collapse all: %d lines with instructions, %d shown, then %d", open[0], open[1], open[2])
+	}
 
 	// The compiler notes: built on demand, shown under their lines.
 	evalT[bool](t, p, `(() => { document.getElementById("notes-toggle").click(); return true; })()`)

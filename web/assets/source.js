@@ -16,6 +16,18 @@ view.addEventListener('click', (e) => {
   tr.classList.toggle('open', !asm.hidden);
 });
 
+// expand-all shows or hides every line's instructions at once.
+const all = document.getElementById('expand-all');
+all.addEventListener('click', () => {
+  const open = all.getAttribute('aria-pressed') !== 'true';
+  all.setAttribute('aria-pressed', String(open));
+  all.textContent = open ? 'collapse all' : 'expand all';
+  for (const tr of view.querySelectorAll('tr.line.expandable')) {
+    tr.nextElementSibling.hidden = !open;
+    tr.classList.toggle('open', open);
+  }
+});
+
 let notes = null; // the fetch of the notes, once
 
 function showNotes(on) {
