@@ -119,6 +119,11 @@ func (s *Server) routes() {
 		m.HandleFunc("/ui/"+v.path, s.page(v))
 	}
 	m.HandleFunc("/ui/{$}", s.page(views[0]))
+	for _, old := range []string{"flamegraph2", "flamegraphold"} { // pprof's old names
+		m.HandleFunc("/ui/"+old, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/ui/flamegraph?"+r.URL.RawQuery, http.StatusMovedPermanently)
+		})
+	}
 	m.HandleFunc("/ui/api/top", s.api("top", s.topJSON))
 	m.HandleFunc("/ui/api/peek", s.api("peek", s.peekJSON))
 	for path, h := range s.extraAPIs() {
@@ -172,25 +177,56 @@ func shallowCopy(p *profile.Profile) *profile.Profile {
 		Mapping: p.Mapping, Function: p.Function, Comments: p.Comments, DocURL: p.DocURL,
 		DropFrames: p.DropFrames, KeepFrames: p.KeepFrames, TimeNanos: p.TimeNanos,
 		DurationNanos: p.DurationNanos, PeriodType: p.PeriodType, Period: p.Period}
-	locs := make(map[*profile.Location]*profile.Location, len(p.Location))
+	newLoc := locationCopier(p.Location)
 	c.Location = make([]*profile.Location, len(p.Location))
 	for i, l := range p.Location {
-		nl := *l
-		c.Location[i] = &nl
-		locs[l] = &nl
+		c.Location[i] = newLoc(l)
 	}
 	c.Sample = make([]*profile.Sample, len(p.Sample))
 	samples := make([]profile.Sample, len(p.Sample))
+	n := 0
+	for _, smp := range p.Sample {
+		n += len(smp.Location)
+	}
+	stacks := make([]*profile.Location, n) // one array for every stack
 	for i, smp := range p.Sample {
 		samples[i] = *smp
 		ns := &samples[i]
-		ns.Location = make([]*profile.Location, len(smp.Location))
+		ns.Location, stacks = stacks[:len(smp.Location):len(smp.Location)], stacks[len(smp.Location):]
 		for j, l := range smp.Location {
-			ns.Location[j] = locs[l]
+			ns.Location[j] = newLoc(l)
 		}
 		c.Sample[i] = ns
 	}
 	return c
+}
+
+// locationCopier copies each location once and returns the copy of a
+// location: by ID through a slice when the IDs are unique and dense (as
+// decoded profiles' are), else through a map.
+func locationCopier(locs []*profile.Location) func(*profile.Location) *profile.Location {
+	copies := make([]profile.Location, len(locs))
+	maxID := uint64(0)
+	for i, l := range locs {
+		copies[i] = *l
+		maxID = max(maxID, l.ID)
+	}
+	if maxID <= uint64(2*len(locs)+16) {
+		byID := make([]*profile.Location, maxID+1)
+		unique := true
+		for i, l := range locs {
+			unique = unique && l.ID != 0 && byID[l.ID] == nil
+			byID[l.ID] = &copies[i]
+		}
+		if unique {
+			return func(l *profile.Location) *profile.Location { return byID[l.ID] }
+		}
+	}
+	m := make(map[*profile.Location]*profile.Location, len(locs))
+	for i, l := range locs {
+		m[l] = &copies[i]
+	}
+	return func(l *profile.Location) *profile.Location { return m[l] }
 }
 
 // An answer is a rendered response body.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -77,6 +78,11 @@ func TestEndpoints(t *testing.T) {
 		{"/ui/source?f=main.work", []string{"main.work in main.go"}},
 		{"/ui/api/top?si=samples", []string{`"sample_type": "samples"`, `"name": "main.helper"`}},
 		{"/ui/api/peek?f=main.work", []string{`"callers"`, `"callees"`}},
+		{"/ui/flamegraph", []string{`id="flame-data"`, `"main.helper"`}},
+		{"/ui/api/flame?search=helper", []string{`"search":"helper"`, `"main.helper"`}},
+		{"/ui/sandwich?sandwich=main.work", []string{`id="functions"`, `data-sandwich="main.work"`}},
+		{"/ui/graph", []string{"<svg", `data-name="main.work"`}},
+		{"/ui/api/graph.svg", []string{"<svg"}},
 		{"/ui/top?tf=worker%3Dw1", []string{"tagfocus=worker=w1", "main.helper"}},
 	} {
 		code, body := get(t, srv, tc.path)
@@ -89,6 +95,14 @@ func TestEndpoints(t *testing.T) {
 				t.Errorf("GET %s: body lacks %q", tc.path, w)
 			}
 		}
+	}
+	resp, err := srv.Client().Get(srv.URL + "/ui/flamegraph2?f=main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Request.URL.Path != "/ui/flamegraph" || resp.Request.URL.RawQuery != "f=main" {
+		t.Errorf("pprof's /ui/flamegraph2 led to %s", resp.Request.URL)
 	}
 	if code, _ := get(t, srv, "/ui/assets/app.js"); code != http.StatusOK {
 		t.Errorf("app.js: status %d", code)
@@ -289,4 +303,36 @@ func TestGzip(t *testing.T) {
 	if !strings.Contains(string(b), `id="top"`) {
 		t.Errorf("gzipped page lacks the table")
 	}
+}
+
+// TestConcurrentRequests asks every view at once, as a browser with
+// several tabs does: each answer is the one a lone request gets (run with
+// -race for the shared profile and caches).
+func TestConcurrentRequests(t *testing.T) {
+	srv := serve(t, cpuProfile(), web.Options{Report: report.DefaultOptions(), CacheEntries: 2})
+	paths := []string{"/ui/top", "/ui/api/top?f=work", "/ui/peek?f=main", "/ui/flamegraph?i=helper",
+		"/ui/api/flame?search=work", "/ui/sandwich?sandwich=main.work", "/ui/graph", "/download?h=main", "/ui/source?f=main"}
+	want := map[string]string{}
+	for _, p := range paths {
+		_, want[p] = get(t, srv, p)
+	}
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := paths[i%len(paths)]
+			resp, err := srv.Client().Get(srv.URL + p)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			if string(b) != want[p] {
+				t.Errorf("%s: concurrent answer differs from the lone one", p)
+			}
+		}()
+	}
+	wg.Wait()
 }
