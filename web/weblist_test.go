@@ -231,6 +231,18 @@ func TestSourceViewRealProgram(t *testing.T) {
 		}
 	})
 
+	t.Run("wrong binary", func(t *testing.T) {
+		other := testprog.BuildSource(t, "package main\n\nfunc main() { println(1) }\n")
+		srv := serve(t, p.Copy(), web.Options{Report: report.DefaultOptions(), Binary: other})
+		v := getView(t, "/ui/api/source", func(path string) (int, string) { return get(t, srv, path) }, url.Values{"f": {`^main\.fib$`}})
+		if !strings.HasPrefix(v.AsmNote, "no assembly: ") || !strings.Contains(v.AsmNote, other) || strings.Contains(v.AsmNote, "\n") {
+			t.Errorf("asm note %q, want one line naming %s", v.AsmNote, other)
+		}
+		if len(v.Funcs) != 1 || len(v.Funcs[0].Lines) == 0 || v.Funcs[0].Cum == 0 {
+			t.Errorf("no listing without the assembly: %+v", v.Funcs)
+		}
+	})
+
 	t.Run("no other files", func(t *testing.T) {
 		dir := t.TempDir()
 		secret := filepath.Join(dir, "secret.go")
