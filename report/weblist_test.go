@@ -159,3 +159,17 @@ func ExampleListSource() {
 	// line 5: flat 5, cum 5
 	// line 7: flat 0, cum 5
 }
+
+// BenchmarkListSource is the web source view's aggregation of a hot
+// function on the benchmark profile (compare BenchmarkList, the text).
+func BenchmarkListSource(b *testing.B) {
+	p := loadBench(b)
+	o := report.DefaultOptions()
+	o.Symbol = hotFunction(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := report.ListSource(p, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
