@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/browsertest/internal/browser"
+	"github.com/perflab/perflab/internal/profgen"
 	"github.com/perflab/perflab/internal/reporttest"
 	"github.com/perflab/perflab/internal/testprog"
 )
@@ -103,6 +104,36 @@ func TestFlamePage(t *testing.T) {
 	}
 	browser.ScreenshotForTest(t, p, "flame")
 
+	// Hover: flat, cum, percentages and file:line, as text.
+	tip, err := browser.Eval[string](p, `(() => {
+		const g = `+fg+`, d = g.view, r = g.canvas.getBoundingClientRect();
+		let i = 1; while (i < d.n && !/cpuWork/.test(d.strings[d.name[i]])) i++;
+		g.canvas.dispatchEvent(new MouseEvent("mousemove", {clientX: r.left + d.offset[i] * g.scale + 2, clientY: r.top + g.rowOf(d.depth[i]) * 18 + 9, bubbles: true}));
+		return document.querySelector(".pf-tip").textContent;
+	})()`)
+	if err != nil || !strings.Contains(tip, "main.cpuWork") || !strings.Contains(tip, "cum ") || !strings.Contains(tip, "flat ") ||
+		!strings.Contains(tip, "%") || !strings.Contains(tip, "main.go:") {
+		t.Errorf("tooltip %q (err %v) lacks name, cum, flat, percentages or file:line", tip, err)
+	}
+	// Flame orientation: the root row moves to the bottom.
+	rootY := func() float64 {
+		y, err := browser.Eval[float64](p, fg+`.rowOf(0)`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return y
+	}
+	icicle := rootY()
+	browser.Eval[bool](p, fg+`.orientBtn.click() || true`)
+	if flameY := rootY(); icicle != 0 || flameY <= 0 {
+		t.Errorf("root row %v in icicle and %v in flame orientation, want 0 and the bottom", icicle, flameY)
+	}
+	if ink, _ := browser.CanvasInk(p, ".pf-canvas", "color"); len(ink) != 1 || ink[0] < 1000 {
+		t.Errorf("flame orientation drew %v pixels", ink)
+	}
+	browser.ScreenshotForTest(t, p, "flame-orientation")
+	browser.Eval[bool](p, fg+`.orientBtn.click() || true`)
+
 	if _, err := browser.Eval[bool](p, `(() => { const s = document.querySelector(".pf-search"); s.value = "cpuWork"; s.dispatchEvent(new Event("input")); return true; })()`); err != nil {
 		t.Fatal(err)
 	}
@@ -127,6 +158,14 @@ func TestFlamePage(t *testing.T) {
 		t.Errorf("zoom root is %q, want the clicked %q", root, name)
 	}
 	browser.ScreenshotForTest(t, p, "flame-zoom")
+	// Escape zooms out one level, the first breadcrumb to the root.
+	depth, _ := browser.Eval[int](p, fg+`.view.raw.path.length`)
+	browser.Eval[bool](p, `document.dispatchEvent(new KeyboardEvent("keydown", {key: "Escape"})) || true`)
+	waitFor(t, p, fmt.Sprintf(fg+`.view.raw.path.length === %d`, depth-1))
+	browser.Eval[bool](p, `document.querySelector(".pf-crumb").click() || true`)
+	waitFor(t, p, fg+`.view.raw.path.length === 0`)
+	clickFrame(t, p, `cpuWork`, false)
+	waitFor(t, p, fg+`.view.raw.path.length > 0`)
 
 	clickFrame(t, p, `.`, true)
 	waitFor(t, p, fg+`.view.raw.sandwich !== "" && `+fg+`.view.minDepth < 0`)
@@ -217,5 +256,37 @@ func writeHostileProfile(t *testing.T, path string) {
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFlameLargeProfile opens the flame graph of the 500,000-sample
+// benchmark profile (profgen.Default, generated on first use): the page
+// draws within seconds, and a zoom redraws.
+func TestFlameLargeProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the benchmark profile is large")
+	}
+	src, err := profgen.Benchmark()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	start := time.Now()
+	p := flamePage(t, b, perflab, src)
+	t.Logf("perflab flame and first draw: %v", time.Since(start))
+	ms, err := browser.Eval[float64](p, `(() => { const t0 = performance.now(); `+fg+`.draw(); return performance.now() - t0; })()`)
+	if err != nil || ms > 1000 {
+		t.Errorf("a redraw took %v ms (err %v), want well under a second", ms, err)
+	}
+	t.Logf("redraw: %.1f ms", ms)
+	clickFrame(t, p, `acme`, false)
+	waitFor(t, p, fg+`.view.raw.path.length > 0`)
+	if ink, _ := browser.CanvasInk(p, ".pf-canvas", "color"); len(ink) != 1 || ink[0] < 1000 {
+		t.Errorf("zoomed graph drew %v pixels", ink)
+	}
+	browser.ScreenshotForTest(t, p, "flame-large-zoom")
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
 	}
 }

@@ -3,6 +3,7 @@ package flame_test
 import (
 	"fmt"
 	"log"
+	"testing"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/flame"
@@ -32,6 +33,15 @@ func smallProfile() *profile.Profile {
 			sample(50, locs[0]),
 		},
 	}
+}
+
+// smallTree is the tree of smallProfile, for tests.
+func smallTree(t testing.TB) *flame.Tree {
+	tree, err := flame.Build(smallProfile(), report.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
 }
 
 func ExampleTree_View() {

@@ -21,6 +21,12 @@ func TestRealProfiles(t *testing.T) {
 	t.Run("MatchesTop", func(t *testing.T) { testTreeMatchesTop(t, pr) })
 	t.Run("Diff", func(t *testing.T) { testDiffMatchesTop(t, pr) })
 	t.Run("SearchSandwichZoom", func(t *testing.T) { testSearchAndSandwich(t, pr) })
+	// The same on the parallel paths (Build, Functions, search), which
+	// only profiles of 50,000 samples or more take by default.
+	defer flame.SetParallelMin(10)()
+	t.Run("MatchesTopParallel", func(t *testing.T) { testTreeMatchesTop(t, pr) })
+	t.Run("DiffParallel", func(t *testing.T) { testDiffMatchesTop(t, pr) })
+	t.Run("SearchSandwichZoomParallel", func(t *testing.T) { testSearchAndSandwich(t, pr) })
 }
 
 func load(t *testing.T, opts profiles.Options, srcs ...string) *profile.Profile {
@@ -51,9 +57,13 @@ func topRows(t *testing.T, p *profile.Profile, o report.Options) *report.JSONRep
 // and cum for the same options, and the root with the sum of flat.
 func checkAgainstTop(t *testing.T, p *profile.Profile, o report.Options) {
 	t.Helper()
+	before := p.String()
 	tree, err := flame.Build(p, o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if p.String() != before {
+		t.Fatal("Build changed the profile")
 	}
 	top := topRows(t, p, o)
 	if tree.Total != top.Total {
@@ -101,11 +111,18 @@ func checkAgainstTop(t *testing.T, p *profile.Profile, o report.Options) {
 			t.Errorf("%s: in the tree (total %d), not in top", name, f.Total)
 		}
 	}
+	checkRoot(t, tree, flat, o.Mean)
+}
+
+// checkRoot checks the whole tree's view: its root holds every sample,
+// whose values sum to top's flat column (unless they are means).
+func checkRoot(t *testing.T, tree *flame.Tree, flat int64, mean bool) {
+	t.Helper()
 	v, err := tree.View(flame.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := v.RootValue - v.RootBase; got != flat && !o.Mean {
+	if got := v.RootValue - v.RootBase; got != flat && !mean {
 		t.Errorf("root value %d - base %d, top's flat sums to %d", v.RootValue, v.RootBase, flat)
 	}
 	if len(v.Frames) == 0 || v.Frames[0].Cum != v.RootValue {
@@ -284,6 +301,19 @@ func testSearchAndSandwich(t *testing.T, pr *reporttest.Profiles) {
 			t.Errorf("sandwich %s: callers sum to %d, centre %d", name, callers, cum[name])
 		}
 	}
+	checkZoom(t, tree)
+	if _, err := tree.View(flame.Query{Search: "("}); err == nil {
+		t.Error("a broken search regexp was accepted")
+	}
+	if _, err := tree.View(flame.Query{Sandwich: "no such frame"}); err == nil {
+		t.Error("a sandwich of a missing frame was accepted")
+	}
+}
+
+// checkZoom zooms three levels down the widest frames: each zoom root
+// keeps its value, and a path past the tree stops at its longest prefix.
+func checkZoom(t *testing.T, tree *flame.Tree) {
+	t.Helper()
 	v, _ := tree.View(flame.Query{})
 	var path []string
 	for i := 1; i < len(v.Frames) && len(path) < 3; i++ {
@@ -302,11 +332,5 @@ func testSearchAndSandwich(t *testing.T, pr *reporttest.Profiles) {
 	z, err := tree.View(flame.Query{Path: append(path, "no such frame")})
 	if err != nil || len(z.Path) != len(path) {
 		t.Errorf("zoom past the tree: path %q (err %v), want the longest prefix %q", z.Path, err, path)
-	}
-	if _, err := tree.View(flame.Query{Search: "("}); err == nil {
-		t.Error("a broken search regexp was accepted")
-	}
-	if _, err := tree.View(flame.Query{Sandwich: "no such frame"}); err == nil {
-		t.Error("a sandwich of a missing frame was accepted")
 	}
 }

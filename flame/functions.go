@@ -22,19 +22,31 @@ type FuncStat struct {
 // recurs in its stack, as top's cum does.
 func (t *Tree) Functions() []FuncStat {
 	n := len(t.frames)
-	self, total := make([]sums, n), make([]sums, n)
-	stamp := make([]int32, n)
-	for i := range t.w {
-		st := t.stack(i)
-		mark := int32(i + 1)
-		for _, f := range st {
-			if stamp[f] != mark {
-				stamp[f] = mark
-				total[f].add(t, int32(i))
+	ranges := split(len(t.w))
+	selfs, totals := make([][]sums, len(ranges)), make([][]sums, len(ranges))
+	parallel(ranges, func(k, lo, hi int) {
+		self, total := make([]sums, n), make([]sums, n)
+		stamp := make([]int32, n)
+		for i := lo; i < hi; i++ {
+			st := t.stack(i)
+			mark := int32(i + 1)
+			for _, f := range st {
+				if stamp[f] != mark {
+					stamp[f] = mark
+					total[f].add(t, int32(i))
+				}
+			}
+			if len(st) > 0 {
+				self[st[len(st)-1]].add(t, int32(i))
 			}
 		}
-		if len(st) > 0 {
-			self[st[len(st)-1]].add(t, int32(i))
+		selfs[k], totals[k] = self, total
+	})
+	self, total := selfs[0], totals[0]
+	for k := 1; k < len(ranges); k++ {
+		for f := range n {
+			self[f].merge(&selfs[k][f])
+			total[f].merge(&totals[k][f])
 		}
 	}
 	out := make([]FuncStat, 0, n)

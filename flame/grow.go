@@ -37,6 +37,10 @@ func (s *sums) add(t *Tree, i int32) {
 	s.cnt++
 }
 
+func (s *sums) merge(o *sums) {
+	s.w, s.d, s.bw, s.bd, s.cnt = s.w+o.w, s.d+o.d, s.bw+o.bw, s.bd+o.bd, s.cnt+o.cnt
+}
+
 // A work item is a visible node whose children are still to be grown.
 type work struct {
 	lo, hi int // its cursors

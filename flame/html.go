@@ -41,6 +41,12 @@ var (
 // drop the narrowest frames until the views fit.
 const MaxHTMLBytes = 1_800_000
 
+// StaticMinWidth is the narrowest frame a static page keeps, as a fraction
+// of the whole graph, when HTMLOptions.Query sets none: a tenth of
+// DefaultMinWidth, so that zooming in a page with no server behind it
+// still shows detail; MaxHTMLBytes bounds the page whatever the profile.
+const StaticMinWidth = DefaultMinWidth / 10
+
 // HTMLOptions set up a static flame graph.
 type HTMLOptions struct {
 	Title  string   // the page's title
@@ -49,7 +55,8 @@ type HTMLOptions struct {
 	// each fragment of a page its own.
 	ID string
 	// Query is the initial view: its Path, Search and Sandwich are applied
-	// in the browser; MinWidth and MaxFrames bound the inlined frames.
+	// in the browser; MinWidth (default StaticMinWidth) and MaxFrames
+	// bound the inlined frames.
 	Query Query
 	// Orientation is "icicle" (root on top, the default) or "flame".
 	Orientation string
@@ -111,6 +118,9 @@ func WriteFragment(w io.Writer, t *Tree, o HTMLOptions) error {
 // until it fits in MaxHTMLBytes.
 func staticViews(t *Tree, q Query) ([]byte, error) {
 	base := Query{MinWidth: q.MinWidth, MaxFrames: q.MaxFrames, MaxDepth: q.MaxDepth}
+	if base.MinWidth == 0 {
+		base.MinWidth = StaticMinWidth
+	}
 	if base.MaxFrames == 0 {
 		base.MaxFrames = DefaultMaxFrames
 	}

@@ -33,28 +33,7 @@ func (v *View) MarshalJSON() ([]byte, error) {
 		}
 		return i
 	}
-	head := struct {
-		SampleType  string   `json:"sampleType"`
-		Unit        string   `json:"unit"`
-		Total       int64    `json:"total"`
-		Diff        bool     `json:"diff"`
-		Reverse     bool     `json:"reverse"`
-		Mean        bool     `json:"mean"`
-		BaseScale   float64  `json:"baseScale"`
-		Path        []string `json:"path"`
-		Sandwich    string   `json:"sandwich"`
-		RootValue   int64    `json:"rootValue"`
-		RootBase    int64    `json:"rootBase"`
-		Search      string   `json:"search"`
-		SearchValue int64    `json:"searchValue"`
-		MinValue    int64    `json:"minValue"`
-		Dropped     int      `json:"dropped"`
-	}{v.SampleType, v.Unit, v.Total, v.Diff, v.Reverse, v.Mean, v.BaseScale, v.Path, v.Sandwich,
-		v.RootValue, v.RootBase, v.Search, v.SearchValue, v.MinValue, v.Dropped}
-	if head.Path == nil {
-		head.Path = []string{}
-	}
-	b, err := json.Marshal(head)
+	b, err := json.Marshal(v.header())
 	if err != nil {
 		return nil, err
 	}
@@ -108,4 +87,32 @@ func (v *View) MarshalJSON() ([]byte, error) {
 	b = append(b, `,"strings":`...)
 	b = append(b, st...)
 	return append(b, '}'), nil
+}
+
+// viewHeader holds a View's fields but its frames, as MarshalJSON writes them.
+type viewHeader struct {
+	SampleType  string   `json:"sampleType"`
+	Unit        string   `json:"unit"`
+	Total       int64    `json:"total"`
+	Diff        bool     `json:"diff"`
+	Reverse     bool     `json:"reverse"`
+	Mean        bool     `json:"mean"`
+	BaseScale   float64  `json:"baseScale"`
+	Path        []string `json:"path"`
+	Sandwich    string   `json:"sandwich"`
+	RootValue   int64    `json:"rootValue"`
+	RootBase    int64    `json:"rootBase"`
+	Search      string   `json:"search"`
+	SearchValue int64    `json:"searchValue"`
+	MinValue    int64    `json:"minValue"`
+	Dropped     int      `json:"dropped"`
+}
+
+func (v *View) header() viewHeader {
+	h := viewHeader{v.SampleType, v.Unit, v.Total, v.Diff, v.Reverse, v.Mean, v.BaseScale, v.Path, v.Sandwich,
+		v.RootValue, v.RootBase, v.Search, v.SearchValue, v.MinValue, v.Dropped}
+	if h.Path == nil {
+		h.Path = []string{}
+	}
+	return h
 }

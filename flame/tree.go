@@ -115,14 +115,35 @@ func (t *Tree) internFrames(st *report.Stacks) []int32 {
 
 // addStacks adds every sample of st; asBase marks them as the base's.
 // Samples of a -diff_base base, and negative ones (-base), are the base's
-// too, negated.
+// too, negated. Large profiles are split between goroutines, each
+// copying its part's stacks, then joined.
 func (t *Tree) addStacks(st *report.Stacks, asBase bool) {
 	ids := t.internFrames(st)
-	if t.stacks == nil {
-		t.stacks = make([]int32, 0, st.SizeHint())
+	ranges := split(st.Len())
+	parts := make([]*Tree, len(ranges))
+	parallel(ranges, func(k, lo, hi int) {
+		part := &Tree{Mean: t.Mean, start: []int{}}
+		part.stacks = make([]int32, 0, st.SizeHint()*(hi-lo)/max(st.Len(), 1)+1024)
+		part.addRange(st, ids, asBase, lo, hi)
+		parts[k] = part
+	})
+	if t.stacks == nil && len(parts) > 1 {
+		n := 0
+		for _, part := range parts {
+			n += len(part.stacks)
+		}
+		t.stacks = make([]int32, 0, n)
 	}
+	for _, part := range parts {
+		t.join(part)
+	}
+}
+
+// addRange appends samples lo to hi of st, their stacks' frames mapped
+// by ids; start holds each sample's end, relative to the part's stacks.
+func (t *Tree) addRange(st *report.Stacks, ids []int32, asBase bool, lo, hi int) {
 	var buf []int32
-	for i := range st.Len() {
+	for i := lo; i < hi; i++ {
 		w, d, isBase := st.Value(i)
 		if w == 0 && d == 0 {
 			continue
@@ -133,7 +154,6 @@ func (t *Tree) addStacks(st *report.Stacks, asBase bool) {
 		}
 		if toBase && t.base == nil {
 			t.base = make([]bool, len(t.w), cap(t.w))
-			t.Diff = true
 		}
 		buf = st.Stack(i, buf[:0])
 		for _, f := range buf {
@@ -148,6 +168,31 @@ func (t *Tree) addStacks(st *report.Stacks, asBase bool) {
 			t.base = append(t.base, toBase)
 		}
 	}
+}
+
+// join appends the samples of part.
+func (t *Tree) join(part *Tree) {
+	off := len(t.stacks)
+	if t.stacks == nil {
+		t.stacks = part.stacks
+	} else {
+		t.stacks = append(t.stacks, part.stacks...)
+	}
+	for _, e := range part.start {
+		t.start = append(t.start, off+e)
+	}
+	if part.base != nil && t.base == nil {
+		t.base = make([]bool, len(t.w), len(t.w)+len(part.w))
+	}
+	if t.base != nil {
+		if part.base == nil {
+			part.base = make([]bool, len(part.w))
+		}
+		t.base = append(t.base, part.base...)
+		t.Diff = true
+	}
+	t.w = append(t.w, part.w...)
+	t.d = append(t.d, part.d...)
 }
 
 // finish trims the slices' spare capacity.

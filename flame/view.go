@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 )
 
 // DefaultMinWidth is the narrowest frame a View keeps, as a fraction of
@@ -127,7 +126,7 @@ func (t *Tree) View(q Query) (*View, error) {
 	v.trim(q.MaxFrames)
 	for i := range v.Frames {
 		f := &v.Frames[i]
-		if matched != nil && f.Name != "root" {
+		if matched != nil && (i > 0 || len(v.Path) > 0 || v.Sandwich != "") {
 			if id, ok := t.byName[f.Name]; ok {
 				f.Matched = matched[id]
 			}
@@ -151,22 +150,30 @@ func (t *Tree) match(rx *regexp.Regexp) []bool {
 
 // matchedValue sums the samples (the base's if base) with a matched frame.
 func (t *Tree) matchedValue(matched []bool, base bool) int64 {
-	var w, d int64
-	for i := range t.w {
-		if t.isBase(i) != base {
-			continue
-		}
-		for _, f := range t.stack(i) {
-			if matched[f] {
-				w += t.w[i]
-				if t.d != nil {
-					d += t.d[i]
+	ranges := split(len(t.w))
+	parts := make([]sums, len(ranges))
+	parallel(ranges, func(k, lo, hi int) {
+		s := &parts[k]
+		for i := lo; i < hi; i++ {
+			if t.isBase(i) != base {
+				continue
+			}
+			for _, f := range t.stack(i) {
+				if matched[f] {
+					s.add(t, int32(i))
+					break
 				}
-				break
 			}
 		}
+	})
+	var all sums
+	for _, s := range parts {
+		all.merge(&s)
 	}
-	return divide(w, d)
+	if base {
+		return divide(all.bw, all.bd)
+	}
+	return divide(all.w, all.d)
 }
 
 // trim drops the narrowest frames past max, and their descendants.
@@ -219,6 +226,3 @@ func (t *Tree) HasFrame(name string) bool {
 	_, ok := t.byName[name]
 	return ok
 }
-
-// pathString joins a path for error messages.
-func pathString(p []string) string { return strings.Join(p, " > ") }

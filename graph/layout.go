@@ -113,6 +113,9 @@ type layered struct {
 	chains   [][]int   // per edge: the vertices from its top end to its bottom end
 	ranks    [][]int   // vertices of each rank, in order
 	centers  []float64 // y of each rank's centre line
+
+	keys     []float64 // scratch space of sortRank
+	idx, tmp []int
 }
 
 func newLayered(g *Graph) *layered {
@@ -254,14 +257,36 @@ func indeg0(l *layered, t int) bool {
 	return true
 }
 
+// maxDummies bounds the virtual nodes of long edges: a graph of n nodes
+// gets at most max(4000, 8n); the longest edges beyond the budget are
+// drawn straight from end to end and take no part in ordering, so that
+// layout time stays near linear on deep graphs (a 1000-node profile graph
+// can span 700 ranks).
+func maxDummies(n int) int { return max(4000, 8*n) }
+
 // addDummies routes every edge through one vertex per rank it crosses
-// and builds the ranks' vertex lists.
+// (the shortest edges first, within maxDummies), then orders the ranks.
 func (l *layered) addDummies() {
+	var edges []int
 	for i, e := range l.g.Edges {
-		if !l.valid(e) {
-			continue
+		if l.valid(e) {
+			edges = append(edges, i)
 		}
+	}
+	span := func(i int) int {
 		t, b := l.ends(i)
+		return l.v[b].rank - l.v[t].rank
+	}
+	sort.SliceStable(edges, func(a, b int) bool { return span(edges[a]) < span(edges[b]) })
+	budget := maxDummies(len(l.g.Nodes))
+	for _, i := range edges {
+		t, b := l.ends(i)
+		if s := span(i) - 1; s > budget {
+			l.chains[i] = []int{t, b} // drawn straight
+			continue
+		} else {
+			budget -= s
+		}
 		chain := []int{t}
 		prev := t
 		for r := l.v[t].rank + 1; r < l.v[b].rank; r++ {
@@ -274,12 +299,17 @@ func (l *layered) addDummies() {
 		l.link(prev, b, 1)
 		l.chains[i] = append(chain, b)
 	}
+	l.initialOrder()
+}
+
+// initialOrder builds the ranks' vertex lists, each vertex in the order a
+// breadth-first walk from the roots (in node order) first reaches it.
+func (l *layered) initialOrder() {
 	maxRank := 0
 	for i := range l.v {
 		maxRank = max(maxRank, l.v[i].rank)
 	}
 	l.ranks = make([][]int, maxRank+1)
-	// Initial order: breadth first from the roots, in node order.
 	seen := make([]bool, len(l.v))
 	var queue []int
 	for i := range l.g.Nodes {
@@ -342,6 +372,7 @@ func (l *layered) order() {
 				l.sortRank(r, false)
 			}
 		}
+		l.transpose()
 		if c := l.crossings(); c < bestC {
 			bestC, best = c, l.snapshot()
 		}
@@ -367,7 +398,7 @@ func (l *layered) snapshot() [][]int {
 // place.
 func (l *layered) sortRank(r int, fromAbove bool) {
 	rk := l.ranks[r]
-	key := make(map[int]float64, len(rk))
+	key := l.keys[:0]
 	var ps []int
 	for _, u := range rk {
 		nb := l.v[u].down
@@ -375,7 +406,7 @@ func (l *layered) sortRank(r int, fromAbove bool) {
 			nb = l.v[u].up
 		}
 		if len(nb) == 0 {
-			key[u] = -1
+			key = append(key, -1)
 			continue
 		}
 		ps = ps[:0]
@@ -385,24 +416,31 @@ func (l *layered) sortRank(r int, fromAbove bool) {
 		sort.Ints(ps)
 		m := len(ps) / 2
 		if len(ps)%2 == 1 {
-			key[u] = float64(ps[m])
+			key = append(key, float64(ps[m]))
 		} else {
-			key[u] = float64(ps[m-1]+ps[m]) / 2
+			key = append(key, float64(ps[m-1]+ps[m])/2)
 		}
 	}
 	// Vertices without neighbours stay between their neighbours in the rank.
 	prev := -0.5
-	for _, u := range rk {
-		if key[u] < 0 {
-			key[u] = prev
+	for i := range key {
+		if key[i] < 0 {
+			key[i] = prev
 		} else {
-			prev = key[u]
+			prev = key[i]
 		}
 	}
-	sort.SliceStable(rk, func(i, j int) bool { return key[rk[i]] < key[rk[j]] })
-	for p, u := range rk {
-		l.v[u].pos = p
+	idx := l.idx[:0]
+	for i := range rk {
+		idx = append(idx, i)
 	}
+	sort.SliceStable(idx, func(a, b int) bool { return key[idx[a]] < key[idx[b]] })
+	old := append(l.tmp[:0], rk...)
+	for p, i := range idx {
+		rk[p] = old[i]
+		l.v[rk[p]].pos = p
+	}
+	l.keys, l.idx, l.tmp = key, idx, old
 }
 
 // crossings counts the edge crossings between all pairs of adjacent
@@ -413,8 +451,9 @@ func (l *layered) crossings() int {
 		n := len(l.ranks[r+1])
 		tree := make([]int, n+1)
 		seen := 0
+		var ps []int
 		for _, u := range l.ranks[r] {
-			ps := make([]int, 0, len(l.v[u].down))
+			ps = ps[:0]
 			for _, w := range l.v[u].down {
 				ps = append(ps, l.v[w].pos)
 			}

@@ -35,7 +35,7 @@ func WriteDrawingSVG(w io.Writer, g *Graph, d *Drawing) error {
 	}
 	s.printf("<g class=\"edges\">\n")
 	for i, e := range g.Edges {
-		if i < len(d.Edges) && len(d.Edges[i].Points) >= 2 {
+		if len(d.Edges[i].Points) >= 2 {
 			s.edge(g, i, e, d.Edges[i])
 		}
 	}
@@ -95,7 +95,8 @@ func (s *svgWriter) node(n *Node, b Box) {
 		num(b.X), num(b.Y), num(b.W), num(b.H), esc(fill), esc(stroke))
 	fs := float64(max(n.FontSize, 8))
 	cx := b.X + b.W/2
-	s.printf(`<text x="%s" y="%s" font-size="%s" text-anchor="middle">`, num(cx), num(b.Y+4+fs*(lineSpace-1)), num(fs))
+	// The first baseline sits one font size below the top padding.
+	s.printf(`<text x="%s" y="%s" font-size="%s" text-anchor="middle">`, num(cx), num(b.Y+4+fs-fs*lineSpace), num(fs))
 	for _, line := range n.Lines {
 		s.printf(`<tspan x="%s" dy="%s">%s</tspan>`, num(cx), num(fs*lineSpace), esc(line))
 	}

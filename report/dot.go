@@ -86,16 +86,7 @@ func dotIDs(ns []*dotNode) []int32 {
 // dotLabels are the legend's lines: the profile's labels (always, unlike
 // text reports), the filters, what was trimmed and a pointer to help.
 func (r *run) dotLabels(dg *dotGraph) []string {
-	out := r.profileLabels()
-	if fs := r.o.ActiveFilters(); len(fs) > 0 {
-		out = append(out, "Active filters:")
-		for _, f := range fs {
-			if len(f) > 80 {
-				f = f[:80] + "…"
-			}
-			out = append(out, "   "+f)
-		}
-	}
+	out := append(r.profileLabels(), r.filterLabels()...)
 	var shown int64
 	for _, n := range dg.nodes {
 		shown += n.flatValue()
@@ -159,20 +150,31 @@ func (c *dotComposer) body(dg *dotGraph) {
 	names := dg.ix.names
 	sortEdgeList(edges, names)
 	for _, e := range edges {
-		c.edge(e, pos[e.src], pos[e.dst], index[e.src], index[e.dst], hasTags[e.src], names)
+		fi, fok := index[e.src]
+		ti, tok := index[e.dst]
+		if !fok || !tok {
+			fi, ti = -1, -1 // to a node left out: in the DOT only
+		}
+		c.edge(e, pos[e.src], pos[e.dst], fi, ti, hasTags[e.src], names)
 	}
 }
 
 // sortEdgeList orders edges by weight, then by caller and callee name.
 func sortEdgeList(es []*dotEdge, names []string) {
+	// pprof leaves edges of equal and opposite weights in random order
+	// (its comparison is not a strict order): order them by name, then
+	// positive first.
 	sortFunc(es, func(a, b *dotEdge) bool {
-		if a.w != b.w {
-			return abs64(a.w) > abs64(b.w)
+		if wa, wb := abs64(a.w), abs64(b.w); wa != wb {
+			return wa > wb
 		}
 		if s, t := names[a.src.id], names[b.src.id]; s != t {
 			return s < t
 		}
-		return names[a.dst.id] < names[b.dst.id]
+		if s, t := names[a.dst.id], names[b.dst.id]; s != t {
+			return s < t
+		}
+		return a.w > b.w
 	})
 }
 

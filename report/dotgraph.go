@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -58,24 +59,29 @@ func (r *run) buildDot() *dotGraph {
 	ix := newIndex(r.p, newGranularity(&r.o, false, true), r.val)
 	tagUnit := r.o.Unit // tags are formatted before the unit is chosen
 	dg := &dotGraph{ix: ix}
-	g := dg.rebuild(r, nil, tagUnit)
+	st := ix.stats
+	var all []int32
 	var total int64
-	for _, n := range g {
-		total += n.flat
+	for id := range ix.infos {
+		if st.cum[id] != 0 || st.flat[id] != 0 {
+			all = append(all, int32(id))
+			total += st.flat[id]
+		}
 	}
 	nodeCut := abs64(int64(float64(total) * r.o.NodeFraction))
 	edgeCut := abs64(int64(float64(total) * r.o.EdgeFraction))
+	// The whole graph's edges and tags only matter if no node is dropped:
+	// build the graph once, of the nodes kept.
+	keep := all
 	if nodeCut > 0 {
-		var kept []*dotNode
-		for _, n := range g {
-			if abs64(n.cum) >= nodeCut {
-				kept = append(kept, n)
-			}
-		}
-		if len(kept) != len(g) {
-			dg.dropped = len(g) - len(kept)
-			g = dg.rebuild(r, kept, tagUnit)
-		}
+		keep = filterNodes(slices.Clone(all), func(id int32) bool { return abs64(st.cum[id]) >= nodeCut })
+		dg.dropped = len(all) - len(keep)
+	}
+	var g []*dotNode
+	if len(keep) == len(all) {
+		g = dg.rebuild(r, nil, tagUnit)
+	} else {
+		g = dg.rebuild(r, keep, tagUnit)
 	}
 	dg.origCount = len(g)
 	dg.sortEntropy(g)
@@ -83,7 +89,7 @@ func (r *run) buildDot() *dotGraph {
 		trimTags(g, nodeCut)
 		trimEdges(g, edgeCut)
 		if top := selectTop(g, c); len(top) != len(g) {
-			g = dg.rebuild(r, top, tagUnit)
+			g = dg.rebuild(r, dotIDs(top), tagUnit)
 			dg.sortEntropy(g)
 		}
 	}
@@ -97,14 +103,14 @@ func (r *run) buildDot() *dotGraph {
 // rebuild makes the graph of the nodes in keep (all nodes if nil): their
 // values, the edges between them (residual across the others) and their
 // tags.
-func (dg *dotGraph) rebuild(r *run, keep []*dotNode, tagUnit string) []*dotNode {
+func (dg *dotGraph) rebuild(r *run, keep []int32, tagUnit string) []*dotNode {
 	ix := dg.ix
 	st := ix.stats
 	var kept []bool
 	if keep != nil {
 		kept = make([]bool, len(ix.infos))
-		for _, n := range keep {
-			kept[n.id] = true
+		for _, id := range keep {
+			kept[id] = true
 		}
 	}
 	byID := make([]*dotNode, len(ix.infos))
@@ -113,14 +119,16 @@ func (dg *dotGraph) rebuild(r *run, keep []*dotNode, tagUnit string) []*dotNode 
 		if kept != nil && !kept[id] {
 			continue
 		}
-		if st.cum[id] == 0 && st.flat[id] == 0 {
-			continue
-		}
 		n := &dotNode{id: int32(id), flat: st.flat[id], flatDiv: st.flatDiv[id], cum: st.cum[id], cumDiv: st.cumDiv[id],
 			labelTags: map[string]*dotTag{}, numTags: map[string]map[string]*dotTag{},
 			in: map[*dotNode]*dotEdge{}, out: map[*dotNode]*dotEdge{}}
 		byID[id] = n
-		g = append(g, n)
+		// A node whose values cancel out (in a diff) is left out of the
+		// graph but, as in pprof, keeps its edges: the nodes it calls or
+		// is called by count them, and -dot prints them to "N0".
+		if st.cum[id] != 0 || st.flat[id] != 0 {
+			g = append(g, n)
+		}
 	}
 	role := make([]uint8, len(ix.infos))
 	for i := range role {

@@ -53,6 +53,9 @@ func (c *dotComposer) edge(e *dotEdge, from, to, fi, ti int, srcHasTags bool, na
 		minLen = 2
 	}
 	c.printf("N%d -> N%d [%s]\n", from, to, attr)
+	if fi < 0 || ti < 0 {
+		return
+	}
 	label := w
 	if e.inline {
 		label += " (inline)"
@@ -144,14 +147,19 @@ func (c *dotComposer) tagNode(id, source string, parent int, name string, w int6
 // sortTags orders tags by cumulative (unless flat) then flat value, then
 // name.
 func sortTags(ts []*dotTag, flat bool) []*dotTag {
+	// As for edges, values of equal magnitude and opposite sign, which
+	// pprof leaves in random order, are ordered by name.
 	sortFunc(ts, func(a, b *dotTag) bool {
-		if !flat && a.cum != b.cum {
-			return abs64(a.cum) > abs64(b.cum)
+		if ca, cb := abs64(a.cum), abs64(b.cum); !flat && ca != cb {
+			return ca > cb
 		}
-		if a.flat != b.flat {
-			return abs64(a.flat) > abs64(b.flat)
+		if fa, fb := abs64(a.flat), abs64(b.flat); fa != fb {
+			return fa > fb
 		}
-		return a.name < b.name
+		if a.name != b.name {
+			return a.name < b.name
+		}
+		return a.flat > b.flat || (a.flat == b.flat && a.cum > b.cum)
 	})
 	return ts
 }

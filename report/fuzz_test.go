@@ -44,7 +44,7 @@ func seedProfile() *profile.Profile {
 // everyReport runs each report (and JSON) on its own copy of p, ignoring
 // their errors: none may panic.
 func everyReport(t *testing.T, p *profile.Profile, o Options) {
-	for _, k := range []Kind{Top, Tree, Peek, Traces, Tags, Raw, List} {
+	for _, k := range []Kind{Top, Tree, Peek, Traces, Tags, Raw, List, Dot} {
 		q := p.Copy()
 		ko := o
 		ko.Symbol = "."

@@ -207,15 +207,7 @@ func (r *run) graphLabels(g *trimmed) []string {
 	if !r.o.CompactLabels {
 		out = r.profileLabels()
 	}
-	if fs := r.o.ActiveFilters(); len(fs) > 0 {
-		out = append(out, "Active filters:")
-		for _, f := range fs {
-			if len(f) > 80 {
-				f = f[:80] + "…"
-			}
-			out = append(out, "   "+f)
-		}
-	}
+	out = append(out, r.filterLabels()...)
 	shown := g.shownTotal()
 	out = append(out, fmt.Sprintf("Showing nodes accounting for %s, %s of %s total",
 		r.format(shown), strings.TrimSpace(percentage(shown, r.total)), r.format(r.total)))
@@ -231,6 +223,22 @@ func (r *run) graphLabels(g *trimmed) []string {
 		if n := len(g.nodes); n > 0 && n < g.origCount {
 			out = append(out, fmt.Sprintf("Showing top %d nodes out of %d", n, g.origCount))
 		}
+	}
+	return out
+}
+
+// filterLabels are the legend's lines about the active filters.
+func (r *run) filterLabels() []string {
+	fs := r.o.ActiveFilters()
+	if len(fs) == 0 {
+		return nil
+	}
+	out := []string{"Active filters:"}
+	for _, f := range fs {
+		if len(f) > 80 {
+			f = f[:80] + "…"
+		}
+		out = append(out, "   "+f)
 	}
 	return out
 }

@@ -136,22 +136,31 @@ func (f *stackFilter) markShowFrom(re *regexp.Regexp) (matched bool) {
 func (f *stackFilter) samples(in []*profile.Sample) ([]*profile.Sample, [][]*profile.Location) {
 	out := make([]*profile.Sample, 0, len(in))
 	stacks := make([][]*profile.Location, 0, len(in))
+	var arena []*profile.Location
 	for _, s := range in {
 		locs := s.Location
 		if f.anyFocus && !f.focused(locs) {
 			continue
 		}
 		if f.anyHidden {
-			var kept []*profile.Location
+			// The kept locations of all samples share one array.
+			if arena == nil {
+				n := 0
+				for _, s := range in {
+					n += len(s.Location)
+				}
+				arena = make([]*profile.Location, 0, n)
+			}
+			from := len(arena)
 			for _, l := range locs {
 				if i := f.li.get(l); i < 0 || !f.hidden[i] {
-					kept = append(kept, l)
+					arena = append(arena, l)
 				}
 			}
-			if len(kept) == 0 {
+			if len(arena) == from {
 				continue
 			}
-			locs = kept
+			locs = arena[from:len(arena):len(arena)]
 		}
 		if f.from {
 			k := len(locs) - 1

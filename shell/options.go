@@ -13,7 +13,7 @@ import (
 var pprofOnly = map[string]bool{
 	"call_tree": true, "intel_syntax": true, "tagroot": true, "tagleaf": true, "drop_negative": true,
 	"prune_from": true, "tagshow": true, "taghide": true, "showcolumns": true, "output": true,
-	"normalize": true, "dot": true, "web": true, "svg": true,
+	"normalize": true, "web": true, "svg": true,
 	"png": true, "pdf": true, "gif": true, "ps": true, "eog": true, "evince": true, "gv": true,
 	"callgrind": true, "kcachegrind": true, "proto": true, "topproto": true, "comments": true,
 }
@@ -84,6 +84,7 @@ var commandHelp = map[string]string{
 	"raw":     "raw\nOutputs a text representation of the raw profile",
 	"disasm":  "disasm<func_regex|address> [-focus_regex]* [-ignore_regex]* >f\nOutput assembly listings annotated with samples",
 	"weblist": "weblist<func_regex|address> [-focus_regex]* [-ignore_regex]*\nDisplay annotated source in a web browser",
+	"dot":     "dot [n] [focus_regex]* [-ignore_regex]* [-cum] >f\nOutputs a graph in DOT format",
 }
 
 // help prints the command list, or the help of one command or option.

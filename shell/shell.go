@@ -150,7 +150,7 @@ var tailDigits = regexp.MustCompile("[0-9]+$")
 // other name for top.
 var reports = map[string]report.Kind{
 	"top": report.Top, "text": report.Top, "peek": report.Peek, "tree": report.Tree, "list": report.List,
-	"traces": report.Traces, "tags": report.Tags, "raw": report.Raw, "disasm": report.Disasm,
+	"traces": report.Traces, "tags": report.Tags, "raw": report.Raw, "disasm": report.Disasm, "dot": report.Dot,
 }
 
 // splitCommand separates a report command from its node count: "top10"

@@ -75,6 +75,7 @@ func (s *Server) fillFlame(o report.Options, q url.Values, d *pageData) error {
 		return err
 	}
 	d.Warnings = append(d.Warnings, a.warnings...)
+	d.Legend = append(append(d.Legend, s.describe...), o.ActiveFilters()...)
 	d.FlameData = template.JS(a.body) // HTML-escaped JSON
 	d.Script = "/ui/assets/flamepage.js"
 	return nil

@@ -57,6 +57,7 @@ type Server struct {
 
 	labelsOnce sync.Once
 	labelHints []string // key=value of the profile's labels, for the tag filters
+	describe   []string // the profile's File, Type, Time and Duration lines
 
 	binariesOnce sync.Once
 	binaries     *disasm.Cache // binaries opened for the source view (weblist.go)
@@ -92,6 +93,7 @@ func New(p *profile.Profile, o Options) (*Server, error) {
 			break
 		}
 	}
+	s.describe, _, _ = report.Describe(p)
 	s.routes()
 	return s, nil
 }

@@ -52,6 +52,7 @@ type pageData struct {
 	Labels      []string      // key=value of the profile's labels, for tag filters
 	Diff        bool          // the profile is a -diff_base comparison
 	Symbol      string        // the function a peek, source or sandwich is about
+	Legend      []string      // the profile's description and active filters
 
 	Top       *report.JSONReport
 	Peek      *report.JSONReport

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -335,4 +337,37 @@ func TestConcurrentRequests(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestSourceReadsOnlyProfileFiles serves the source view with a
+// -source_path directory that also holds a file the profile does not
+// name: no URL shows it, whatever its parameters say.
+func TestSourceReadsOnlyProfileFiles(t *testing.T) {
+	dir := t.TempDir()
+	src := "package main\n\nfunc main() {\n\twork()\n}\n" + strings.Repeat("\n", 5) + "// line 11\n"
+	for i := 12; i <= 40; i++ {
+		src += "// line\n"
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "secret.txt"), []byte("TOP-SECRET-CONTENT\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := report.DefaultOptions()
+	o.SourcePath = dir
+	srv := serve(t, cpuProfile(), web.Options{Report: o})
+	code, body := get(t, srv, "/ui/source?f=main.main")
+	if code != http.StatusOK || !strings.Contains(body, "// line 11") {
+		t.Errorf("source of main.main: status %d, no source lines", code)
+	}
+	for _, path := range []string{
+		"/ui/source?f=secret", "/ui/source?f=.&source_path=" + dir + "&trim_path=/",
+		"/ui/source?f=" + filepath.Join(dir, "secret.txt"), "/ui/assets/../secret.txt",
+		"/ui/assets/..%2f..%2fsecret.txt", "/ui/flame/../../secret.txt", "/ui/source/" + dir + "/secret.txt",
+	} {
+		if _, body := get(t, srv, path); strings.Contains(body, "TOP-SECRET") {
+			t.Errorf("%s shows a file the profile does not name", path)
+		}
+	}
 }

@@ -70,7 +70,7 @@ func runGraph(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 		if err != nil {
 			return err
 		}
-		return graph.WriteSVG(w, g)
+		return graph.WriteInteractiveSVG(w, g)
 	}
 	if *out == "" {
 		return write(stdout)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -30,18 +29,7 @@ func hostileProfile(t *testing.T) string {
 		Location:   []*profile.Location{loc},
 		Function:   []*profile.Function{fn},
 	}
-	path := filepath.Join(t.TempDir(), "evil.pb.gz")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Write(f); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeTestProfile(t, p, "evil.pb.gz")
 }
 
 // TestSanitize prints a profile whose function name holds escape

@@ -29,8 +29,8 @@
 //
 // Interaction: click a frame to zoom in, the breadcrumbs to zoom out;
 // shift-click (or the Sandwich button after a click) centres the sandwich
-// view on a frame; the search box takes a regexp and shows the matched
-// share of the total. Profile strings are only ever set as textContent or
+// view on a frame; Escape zooms out one level; the search box takes a
+// regexp and shows the matched share of the total. Profile strings are only ever set as textContent or
 // drawn on the canvas, never parsed as HTML.
 
 const ROW = 18; // row height, CSS pixels
@@ -243,7 +243,7 @@ class TextMeasure {
 			if (w > max) {
 				let j = i;
 				while (j > 0 && w - this.char(s[j]) + ell > max) { w -= this.char(s[j]); j--; }
-				return j > 0 ? s.slice(0, j) + "…" : "";
+				return j >= 3 ? s.slice(0, j) + "…" : "";
 			}
 		}
 		return s;
@@ -290,8 +290,17 @@ export class FlameGraph {
 		this.canvas.addEventListener("mousemove", (e) => this.hover(e));
 		this.canvas.addEventListener("mouseleave", () => { this.tip.style.display = "none"; });
 		this.canvas.addEventListener("click", (e) => this.click(e));
+		// Escape zooms out one level, or leaves the sandwich view.
+		document.addEventListener("keydown", (e) => {
+			if (e.key !== "Escape" || !this.view || e.target === this.searchBox) return;
+			const q = this.query;
+			if (q.sandwich) this.setQuery(Object.assign({}, q, { sandwich: "" }));
+			else if ((q.path || []).length) this.setQuery(Object.assign({}, q, { path: q.path.slice(0, -1) }));
+		});
 		const redraw = () => { if (!this.pending) { this.pending = true; requestAnimationFrame(() => { this.pending = false; this.draw(); }); } };
-		window.addEventListener("scroll", redraw, { passive: true });
+		// Rows outside the window are not drawn: redraw on any scroll, of
+		// the page or of a scrolling element around the graph.
+		document.addEventListener("scroll", redraw, { passive: true, capture: true });
 		window.addEventListener("resize", redraw);
 	}
 
