@@ -182,12 +182,23 @@ func TestFlameDiffPage(t *testing.T) {
 	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
 	profs := reporttest.Generate(t)
 	p := flamePage(t, b, perflab, "-diff_base", profs.Path("cpu2.pb.gz"), profs.Path("cpu.pb.gz"))
-	red := inkCount(t, p, `r > g + 40 && r > b + 40`)
-	blue := inkCount(t, p, `b > r + 40 && b > g + 20`)
-	if red < 100 || blue < 100 {
-		t.Errorf("diff drew %d red and %d blue pixels, want both", red, blue)
+	// The new profile is twice as long as the base: most frames grew.
+	red := inkCount(t, p, `r > g + 25 && r > b + 25`)
+	if red < 1000 {
+		t.Errorf("diff drew %d red pixels, want the frames that grew", red)
 	}
 	browser.ScreenshotForTest(t, p, "flame-diff")
+	// Normalized, some frames shrank.
+	if _, err := browser.Eval[bool](p, fg+`.normBtn.click() || true`); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, p, fg+`.view.raw.baseScale !== 1`)
+	red = inkCount(t, p, `r > g + 25 && r > b + 25`)
+	blue := inkCount(t, p, `b > r + 25 && b > g + 10`)
+	if red < 100 || blue < 100 {
+		t.Errorf("normalized diff drew %d red and %d blue pixels, want both", red, blue)
+	}
+	browser.ScreenshotForTest(t, p, "flame-diff-normalized")
 	if _, err := browser.Eval[bool](p, fg+`.revBtn.click() || true`); err != nil {
 		t.Fatal(err)
 	}
@@ -286,6 +297,24 @@ func TestFlameLargeProfile(t *testing.T) {
 		t.Errorf("zoomed graph drew %v pixels", ink)
 	}
 	browser.ScreenshotForTest(t, p, "flame-large-zoom")
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestFlameEmptyPage draws the graph of a focus that matches nothing:
+// only the root, of width zero, and no console errors.
+func TestFlameEmptyPage(t *testing.T) {
+	b := browser.ForTest(t)
+	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
+	path := filepath.Join(t.TempDir(), "hostile.pb.gz")
+	writeHostileProfile(t, path)
+	p := flamePage(t, b, perflab, "-focus=no such function", path)
+	if n, err := browser.Eval[int](p, fg+`.view.n`); err != nil || n != 1 {
+		t.Errorf("empty graph has %d frames (err %v), want the root alone", n, err)
+	}
+	browser.Eval[bool](p, `(() => { const s = document.querySelector(".pf-search"); s.value = "x"; s.dispatchEvent(new Event("input")); return true; })()`)
+	waitFor(t, p, fg+`.view.raw.search === "x"`)
 	if errs := p.Errors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
 	}

@@ -3,6 +3,8 @@ package flame
 import (
 	"cmp"
 	"slices"
+
+	"github.com/perflab/perflab/internal/parallel"
 )
 
 // A FuncStat is one row of the sandwich view's function table.
@@ -24,7 +26,7 @@ func (t *Tree) Functions() []FuncStat {
 	n := len(t.frames)
 	ranges := split(len(t.w))
 	selfs, totals := make([][]sums, len(ranges)), make([][]sums, len(ranges))
-	parallel(ranges, func(k, lo, hi int) {
+	parallel.Run(ranges, func(k, lo, hi int) {
 		self, total := make([]sums, n), make([]sums, n)
 		stamp := make([]int32, n)
 		for i := lo; i < hi; i++ {

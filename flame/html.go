@@ -42,10 +42,10 @@ var (
 const MaxHTMLBytes = 1_800_000
 
 // StaticMinWidth is the narrowest frame a static page keeps, as a fraction
-// of the whole graph, when HTMLOptions.Query sets none: a tenth of
+// of the whole graph, when HTMLOptions.Query sets none: a quarter of
 // DefaultMinWidth, so that zooming in a page with no server behind it
 // still shows detail; MaxHTMLBytes bounds the page whatever the profile.
-const StaticMinWidth = DefaultMinWidth / 10
+const StaticMinWidth = DefaultMinWidth / 4
 
 // HTMLOptions set up a static flame graph.
 type HTMLOptions struct {
@@ -124,27 +124,34 @@ func staticViews(t *Tree, q Query) ([]byte, error) {
 	if base.MaxFrames == 0 {
 		base.MaxFrames = DefaultMaxFrames
 	}
+	views := map[string]*View{"view": nil, "reverse": nil}
+	var err error
+	if views["view"], err = t.View(base); err != nil {
+		return nil, err
+	}
+	if t.Diff {
+		base.Reverse = true
+		if views["reverse"], err = t.View(base); err != nil {
+			return nil, err
+		}
+	}
 	for {
-		v, err := t.View(base)
+		b, err := json.Marshal(views) // escapes <, > and &
 		if err != nil {
 			return nil, err
 		}
-		out := map[string]*View{"view": v, "reverse": nil}
-		if t.Diff {
-			rq := base
-			rq.Reverse = true
-			if out["reverse"], err = t.View(rq); err != nil {
-				return nil, err
-			}
-		}
-		b, err := json.Marshal(out) // escapes <, > and &
-		if err != nil {
-			return nil, err
-		}
-		if len(b) <= MaxHTMLBytes || base.MaxFrames < 100 {
+		n := len(views["view"].Frames)
+		if len(b) <= MaxHTMLBytes || n < 100 {
 			return b, nil
 		}
-		base.MaxFrames = base.MaxFrames * 2 / 3
+		// Drop the narrowest frames, in proportion to the excess: the
+		// bytes per frame hardly depend on which frames are kept.
+		keep := int(float64(n) * MaxHTMLBytes / float64(len(b)) * 0.95)
+		for _, v := range views {
+			if v != nil {
+				v.trim(keep)
+			}
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/parallel"
 	"github.com/perflab/perflab/report"
 )
 
@@ -121,7 +122,7 @@ func (t *Tree) addStacks(st *report.Stacks, asBase bool) {
 	ids := t.internFrames(st)
 	ranges := split(st.Len())
 	parts := make([]*Tree, len(ranges))
-	parallel(ranges, func(k, lo, hi int) {
+	parallel.Run(ranges, func(k, lo, hi int) {
 		part := &Tree{Mean: t.Mean, start: []int{}}
 		part.stacks = make([]int32, 0, st.SizeHint()*(hi-lo)/max(st.Len(), 1)+1024)
 		part.addRange(st, ids, asBase, lo, hi)

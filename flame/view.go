@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+
+	"github.com/perflab/perflab/internal/parallel"
 )
 
 // DefaultMinWidth is the narrowest frame a View keeps, as a fraction of
@@ -152,7 +154,7 @@ func (t *Tree) match(rx *regexp.Regexp) []bool {
 func (t *Tree) matchedValue(matched []bool, base bool) int64 {
 	ranges := split(len(t.w))
 	parts := make([]sums, len(ranges))
-	parallel(ranges, func(k, lo, hi int) {
+	parallel.Run(ranges, func(k, lo, hi int) {
 		s := &parts[k]
 		for i := lo; i < hi; i++ {
 			if t.isBase(i) != base {

@@ -1,6 +1,10 @@
 package graph
 
-import "sort"
+import (
+	"math"
+	"sort"
+	"unicode/utf8"
+)
 
 // place gives every vertex its coordinates: ranks stacked from top down,
 // and in each rank the x that keeps it closest to its neighbours (by
@@ -170,6 +174,57 @@ func (l *layered) route(d *Drawing) {
 			}
 		}
 		d.Edges[i] = Path{Points: pts, Label: label}
+	}
+	spreadLabels(l.g, d)
+}
+
+// labelFont is the size of edge labels; labelWidth estimates one's width.
+const labelFont = 8.0
+
+func labelWidth(s string) float64 { return float64(utf8.RuneCountInString(s))*labelFont*charWidth + 2 }
+
+// spreadLabels moves edge labels that would overprint each other (same
+// height, overlapping widths) to rows above and below, in order of x.
+func spreadLabels(g *Graph, d *Drawing) {
+	type label struct {
+		edge int
+		x, w float64
+	}
+	byY := make(map[float64][]label)
+	var ys []float64
+	for i, e := range g.Edges {
+		p := &d.Edges[i]
+		if len(p.Points) < 2 || e.Label == "" {
+			continue
+		}
+		if byY[p.Label.Y] == nil {
+			ys = append(ys, p.Label.Y)
+		}
+		byY[p.Label.Y] = append(byY[p.Label.Y], label{i, p.Label.X, labelWidth(e.Label)})
+	}
+	sort.Float64s(ys)
+	offsets := []float64{0, labelFont + 1, -(labelFont + 1), 2 * (labelFont + 1), -2 * (labelFont + 1)}
+	for _, y := range ys {
+		ls := byY[y]
+		sort.SliceStable(ls, func(a, b int) bool { return ls[a].x < ls[b].x })
+		right := make([]float64, len(offsets)) // right end of the last label of each row
+		for k := range right {
+			right[k] = math.Inf(-1)
+		}
+		for _, lb := range ls {
+			row := 0
+			for k := range offsets {
+				if right[k] <= lb.x {
+					row = k
+					break
+				}
+				if right[k] < right[row] {
+					row = k
+				}
+			}
+			right[row] = lb.x + lb.w
+			d.Edges[lb.edge].Label.Y += offsets[row]
+		}
 	}
 }
 

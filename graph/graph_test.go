@@ -207,3 +207,24 @@ func TestIsotonic(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutSpreadsLabels fans one node out to four callees with long
+// edge labels, which would print over each other at the same height.
+func TestLayoutSpreadsLabels(t *testing.T) {
+	g := &Graph{Nodes: []*Node{{ID: "N1", Lines: []string{"x"}, Parent: -1}}}
+	for i := range 4 {
+		g.Nodes = append(g.Nodes, &Node{ID: fmt.Sprintf("N%d", i+2), Lines: []string{"y"}, Parent: -1})
+		g.Edges = append(g.Edges, &Edge{From: 0, To: i + 1, Label: "1234.56ms (inline)", MinLen: 1})
+	}
+	d := Layout(g)
+	for i := range g.Edges {
+		a := d.Edges[i].Label
+		for j := i + 1; j < len(g.Edges); j++ {
+			b := d.Edges[j].Label
+			wa, wb := labelWidth(g.Edges[i].Label), labelWidth(g.Edges[j].Label)
+			if a.X < b.X+wb && b.X < a.X+wa && a.Y-labelFont < b.Y && b.Y-labelFont < a.Y {
+				t.Errorf("labels %d at %v and %d at %v overlap", i, a, j, b)
+			}
+		}
+	}
+}

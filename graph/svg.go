@@ -139,7 +139,7 @@ func (s *svgWriter) edge(g *Graph, i int, e *Edge, p Path) {
 	s.printf(`<polygon points="%s,%s %s,%s %s,%s" fill="%s" stroke="%s"/>`,
 		num(last.X), num(last.Y), num(bx-dy*hw), num(by+dx*hw), num(bx+dy*hw), num(by-dx*hw), esc(color), esc(color))
 	if e.Label != "" {
-		s.printf(`<text x="%s" y="%s" font-size="8">%s</text>`, num(p.Label.X), num(p.Label.Y), esc(e.Label))
+		s.printf(`<text x="%s" y="%s" font-size="%s">%s</text>`, num(p.Label.X), num(p.Label.Y), num(labelFont), esc(e.Label))
 	}
 	s.printf("</g>\n")
 }

@@ -14,30 +14,12 @@ import (
 // -show, -show_from, -tagfocus and -tagignore ask, in pprof's order, and
 // warns about expressions that matched nothing.
 func applyFilters(p *profile.Profile, o *Options, units map[string]string) error {
-	var err error
-	rx := func(name, v string) *regexp.Regexp {
-		if v == "" || err != nil {
-			return nil
-		}
-		var r *regexp.Regexp
-		if r, err = regexp.Compile(v); err != nil {
-			err = fmt.Errorf("parsing %s regexp: %w", name, err)
-		}
-		return r
-	}
-	focus, ignore, hide := rx("focus", o.Focus), rx("ignore", o.Ignore), rx("hide", o.Hide)
-	show, showFrom := rx("show", o.Show), rx("show_from", o.ShowFrom)
+	x, err := compileFilters(o, units)
 	if err != nil {
 		return err
 	}
-	tagFocus, err := compileTagFilter("tagfocus", o.TagFocus, units, o.Warnings)
-	if err != nil {
-		return err
-	}
-	tagIgnore, err := compileTagFilter("tagignore", o.TagIgnore, units, o.Warnings)
-	if err != nil {
-		return err
-	}
+	focus, ignore, hide, show, showFrom := x.focus, x.ignore, x.hide, x.show, x.showFrom
+	tagFocus, tagIgnore := x.tagFocus, x.tagIgnore
 	fm, im, hm, sm := p.FilterSamplesByName(focus, ignore, hide, show)
 	warnIf(o.Warnings, focus != nil && !fm, "Focus")
 	warnIf(o.Warnings, ignore != nil && !im, "Ignore")
@@ -51,6 +33,40 @@ func applyFilters(p *profile.Profile, o *Options, units map[string]string) error
 		warnIf(o.Warnings, tagIgnore != nil && !tim, "TagIgnore")
 	}
 	return nil
+}
+
+// filters are the compiled filter expressions of Options.
+type filters struct {
+	focus, ignore, hide, show, showFrom *regexp.Regexp
+	tagFocus, tagIgnore                 profile.TagMatch
+}
+
+// compileFilters compiles o's filter expressions; the error names the
+// flag of the one that does not compile.
+func compileFilters(o *Options, units map[string]string) (*filters, error) {
+	var err error
+	rx := func(name, v string) *regexp.Regexp {
+		if v == "" || err != nil {
+			return nil
+		}
+		var r *regexp.Regexp
+		if r, err = regexp.Compile(v); err != nil {
+			err = fmt.Errorf("parsing %s regexp: %w", name, err)
+		}
+		return r
+	}
+	x := &filters{focus: rx("focus", o.Focus), ignore: rx("ignore", o.Ignore), hide: rx("hide", o.Hide),
+		show: rx("show", o.Show), showFrom: rx("show_from", o.ShowFrom)}
+	if err != nil {
+		return nil, err
+	}
+	if x.tagFocus, err = compileTagFilter("tagfocus", o.TagFocus, units, o.Warnings); err != nil {
+		return nil, err
+	}
+	if x.tagIgnore, err = compileTagFilter("tagignore", o.TagIgnore, units, o.Warnings); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 func warnIf(w io.Writer, cond bool, what string) {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/perflab/perflab/internal/parallel"
+
 	"github.com/google/pprof/profile"
 )
 
@@ -291,9 +293,9 @@ func (ix *index) addSamples(samples []*profile.Sample, val valuer) {
 	if val.div >= 0 {
 		ix.dw = make([]int64, len(samples))
 	}
-	parts := split(len(samples))
+	parts := parallel.Split(len(samples), parallelMin)
 	sts := make([]*stats, len(parts))
-	parallel(parts, func(p int, lo, hi int) {
+	parallel.Run(parts, func(p int, lo, hi int) {
 		sts[p] = ix.scanSamples(samples, lo, hi, li, val)
 	})
 	ix.stats = sts[0]

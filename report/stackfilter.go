@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"regexp"
 
 	"github.com/google/pprof/profile"
@@ -25,30 +24,12 @@ type stackFilter struct {
 // keep, each with its location list (cut or thinned as -hide, -show and
 // -show_from ask), and the filtered copies of p's locations.
 func filterStacks(p *profile.Profile, o *Options, units map[string]string) ([]*profile.Sample, [][]*profile.Location, []profile.Location, error) {
-	var err error
-	rx := func(name, v string) *regexp.Regexp {
-		if v == "" || err != nil {
-			return nil
-		}
-		var r *regexp.Regexp
-		if r, err = regexp.Compile(v); err != nil {
-			err = fmt.Errorf("parsing %s regexp: %w", name, err)
-		}
-		return r
-	}
-	focus, ignore, hide, show := rx("focus", o.Focus), rx("ignore", o.Ignore), rx("hide", o.Hide), rx("show", o.Show)
-	showFrom := rx("show_from", o.ShowFrom)
+	x, err := compileFilters(o, units)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tagFocus, err := compileTagFilter("tagfocus", o.TagFocus, units, o.Warnings)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	tagIgnore, err := compileTagFilter("tagignore", o.TagIgnore, units, o.Warnings)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+	focus, ignore, hide, show, showFrom := x.focus, x.ignore, x.hide, x.show, x.showFrom
+	tagFocus, tagIgnore := x.tagFocus, x.tagIgnore
 	f := &stackFilter{li: newLocIndex(p.Location), locs: make([]profile.Location, len(p.Location))}
 	for i, l := range p.Location {
 		f.locs[i] = *l

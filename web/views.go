@@ -89,6 +89,11 @@ func (s *Server) page(v view) http.HandlerFunc {
 			http.Redirect(w, r, r.URL.Path+"?"+s.initial, http.StatusFound)
 			return
 		}
+		pageKey := "page:" + v.path + "?" + r.URL.RawQuery
+		if a, ok := s.cache.get(pageKey); ok {
+			write(w, r, http.StatusOK, a.contentType, a.body)
+			return
+		}
 		q := r.URL.Query()
 		d := &pageData{View: v.path, Title: s.opts.Title, Query: r.URL.RawQuery, Diff: s.diff}
 		status := http.StatusOK
@@ -105,6 +110,9 @@ func (s *Server) page(v view) http.HandlerFunc {
 		if err := pageTmpl.Execute(&buf, d); err != nil {
 			http.Error(w, "rendering page: "+err.Error(), http.StatusInternalServerError)
 			return
+		}
+		if status == http.StatusOK {
+			s.cache.put(pageKey, answer{body: buf.Bytes(), contentType: "text/html; charset=utf-8"})
 		}
 		write(w, r, status, "text/html; charset=utf-8", buf.Bytes())
 	}

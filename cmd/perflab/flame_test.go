@@ -41,13 +41,7 @@ func TestFlameErrors(t *testing.T) {
 	notProfile := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notProfile, []byte("hello, not a profile\n"), 0o644)
 	good := filepath.Join(dir, "good.pb.gz")
-	fn := &profile.Function{ID: 1, Name: "main.main"}
-	loc := &profile.Location{ID: 1, Line: []profile.Line{{Function: fn}}}
-	var buf bytes.Buffer
-	(&profile.Profile{SampleType: []*profile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
-		Function: []*profile.Function{fn}, Location: []*profile.Location{loc},
-		Sample: []*profile.Sample{{Location: []*profile.Location{loc}, Value: []int64{5}}}}).Write(&buf)
-	os.WriteFile(good, buf.Bytes(), 0o644)
+	writeOneSampleProfile(t, good)
 	out := filepath.Join(dir, "out.html")
 	bin := perflab(t)
 	for _, c := range []struct {
@@ -79,5 +73,23 @@ func TestFlameErrors(t *testing.T) {
 	page, _ := os.ReadFile(out)
 	if !bytes.Contains(page, []byte("main.main")) || !bytes.Contains(page, []byte("mountStatic")) {
 		t.Errorf("page lacks the profile's frame or the script")
+	}
+}
+
+// writeOneSampleProfile writes a valid CPU profile of one sample in
+// main.main to path.
+func writeOneSampleProfile(t *testing.T, path string) {
+	t.Helper()
+	fn := &profile.Function{ID: 1, Name: "main.main"}
+	loc := &profile.Location{ID: 1, Line: []profile.Line{{Function: fn}}}
+	var buf bytes.Buffer
+	p := &profile.Profile{SampleType: []*profile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
+		Function: []*profile.Function{fn}, Location: []*profile.Location{loc},
+		Sample: []*profile.Sample{{Location: []*profile.Location{loc}, Value: []int64{5}}}}
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

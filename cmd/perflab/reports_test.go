@@ -14,7 +14,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/internal/reporttest"
 	rpt "github.com/perflab/perflab/report"
 )
@@ -316,13 +315,7 @@ func TestReportErrors(t *testing.T) {
 	os.WriteFile(empty, nil, 0o644)
 	os.WriteFile(truncated, []byte{0x1f, 0x8b, 8, 0, 0, 0}, 0o644)
 	good := filepath.Join(dir, "good.pb.gz")
-	fn := &profile.Function{ID: 1, Name: "main.main"}
-	loc := &profile.Location{ID: 1, Line: []profile.Line{{Function: fn}}}
-	var buf bytes.Buffer
-	(&profile.Profile{SampleType: []*profile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
-		Function: []*profile.Function{fn}, Location: []*profile.Location{loc},
-		Sample: []*profile.Sample{{Location: []*profile.Location{loc}, Value: []int64{5}}}}).Write(&buf)
-	os.WriteFile(good, buf.Bytes(), 0o644)
+	writeOneSampleProfile(t, good)
 	for _, c := range []struct {
 		args     []string
 		code     int

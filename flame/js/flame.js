@@ -400,17 +400,28 @@ export class FlameGraph {
 		return depth - d.minDepth;
 	}
 
+	// maxDelta is the largest change of any frame but the root, which
+	// scales the diff colours.
+	maxDelta() {
+		const d = this.view, scale = d.raw.baseScale || 1;
+		let m = 0;
+		for (let i = 1; i < d.n; i++) m = Math.max(m, Math.abs(d.cum[i] - d.base[i] * scale));
+		return m || 1;
+	}
+
+	// color returns the fill of frame i: purple if the search matches it;
+	// in a diff red if it grew, blue if it shrank, more saturated the
+	// larger the change against the largest one (square root, so that
+	// small changes still show); else its package's colour.
 	color(i) {
 		const d = this.view;
 		if (d.matched[i]) return MATCH;
 		if (d.base) {
-			const scale = d.raw.baseScale || 1;
-			const delta = d.cum[i] - d.base[i] * scale;
-			const ref = Math.max(d.cum[i], d.base[i] * scale, 1);
-			const r = Math.min(1, Math.abs(delta) / ref);
-			const l = Math.round(96 - 46 * r);
-			if (Math.abs(delta) < 1e-9 * ref) return "hsl(0,0%,88%)";
-			return delta > 0 ? `hsl(0,80%,${l}%)` : `hsl(220,80%,${l}%)`;
+			const delta = d.cum[i] - d.base[i] * (d.raw.baseScale || 1);
+			if (delta === 0) return "hsl(0,0%,88%)";
+			const r = Math.min(1, Math.sqrt(Math.abs(delta) / this.deltaScale));
+			const l = Math.round(94 - 44 * r);
+			return delta > 0 ? `hsl(0,85%,${l}%)` : `hsl(220,85%,${l}%)`;
 		}
 		return packageColor(d.strings[d.pkg[i]] || "", !!d.raw.search);
 	}
@@ -442,6 +453,7 @@ export class FlameGraph {
 		ctx.font = FONT;
 		ctx.textBaseline = "middle";
 		const rootW = d.width[0] || 1, k = width / rootW;
+		if (d.base) this.deltaScale = this.maxDelta();
 		// Only rows inside the window are drawn.
 		const rect = this.canvas.getBoundingClientRect();
 		const top = Math.max(0, -rect.top - ROW), bottom = Math.min(height, window.innerHeight - rect.top + ROW);
