@@ -30,4 +30,11 @@
 // DisasmOptions.Inlines, the inlined call chain from the binary's DWARF);
 // AsmFunc.Lines groups them by source line, with each line's sums, which is
 // what a source view (pprof's weblist) expands a line into.
+//
+// ListSource is list as data for the web source view: the same functions,
+// files, line ranges and per-line values, each function's values counting
+// a sample once however deep it recurses (pprof's list and weblist add up
+// lines or instructions instead), with the calls inlined on each line;
+// Source.AddAssembly puts an Assembly's instructions under the lines they
+// were generated for, through their inlined call chains.
 package report

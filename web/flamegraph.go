@@ -20,6 +20,8 @@ func (s *Server) extraAPIs() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
 		"/ui/api/graph.svg": s.api("graph", s.graphSVG),
 		"/ui/api/flame":     s.api("flame", s.flameView),
+		"/ui/api/source":    s.api("source", s.sourceJSON),
+		"/ui/api/notes":     s.notes,
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/disasm"
 	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/graph"
 	"github.com/perflab/perflab/internal/httpguard"
@@ -39,6 +40,10 @@ type Options struct {
 	// MaxBytes caps a base profile uploaded in the UI, as -max_bytes
 	// caps the command's sources; 0 means profiles.DefaultMaxBytes.
 	MaxBytes int64
+	// Binary, if not "", is the profiled binary, for the source view's
+	// assembly (pprof's BINARY argument); otherwise it is found from the
+	// profile's mappings as perflab disasm finds it.
+	Binary string
 }
 
 // A Server serves the web UI of one loaded profile. It is an
@@ -58,6 +63,10 @@ type Server struct {
 	labelsOnce sync.Once
 	labelHints []string // key=value of the profile's labels, for the tag filters
 	describe   []string // the profile's File, Type, Time and Duration lines
+
+	binariesOnce sync.Once
+	binaries     *disasm.Cache // binaries opened for the source view (weblist.go)
+	noteBuilds   noteBuilds    // the source view's compiler notes (notes.go)
 }
 
 // New returns a Server for p. p must not be changed afterwards.
@@ -154,7 +163,7 @@ func key(o report.Options) string {
 // profileFor returns the profile report.Filter (the download) may filter
 // in place: the loaded one when o filters nothing, else a shallow copy
 // whose samples and locations the filters may rewrite. The reports
-// themselves (Generate, GenerateJSON, CallGraph) leave the profile as it
+// themselves (Generate, GenerateJSON, CallGraph, ListSource, Disassemble) leave the profile as it
 // is and are given s.p.
 func (s *Server) profileFor(o report.Options) *profile.Profile {
 	if len(o.ActiveFilters()) == 0 {

@@ -57,7 +57,7 @@ type pageData struct {
 
 	Top       *report.JSONReport
 	Peek      *report.JSONReport
-	Source    []routine
+	Source    template.HTML    // the source view, rendered by weblist.go
 	Graph     template.HTML    // SVG from package graph, escaped by it
 	FlameData template.JS      // the first flame.View, HTML-escaped JSON
 	Functions []flame.FuncStat // the sandwich view's table

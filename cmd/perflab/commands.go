@@ -26,6 +26,7 @@ var commands = []*command{
 	topCmd,
 	listCmd,
 	disasmCmd,
+	weblistCmd,
 	peekCmd,
 	treeCmd,
 	graphCmd,

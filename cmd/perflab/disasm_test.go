@@ -411,8 +411,8 @@ func TestDisasmInlines(t *testing.T) {
 }
 
 // TestShellDisasm runs disasm and weblist in the shell: disasm prints what
-// perflab disasm (checked against pprof above) prints; weblist says the web
-// view is not there.
+// perflab disasm (checked against pprof above) prints; weblist serves the
+// web source view and prints its URL.
 func TestShellDisasm(t *testing.T) {
 	p := buildProfiled(t, "hash")
 	want := runInProcess(t, "disasm", `main\.`, p.cpu)
@@ -424,8 +424,8 @@ func TestShellDisasm(t *testing.T) {
 	if !bytes.Contains(out.Bytes(), want) {
 		t.Errorf("shell disasm output:\n%s\nwant it to contain:\n%s", out.String(), want)
 	}
-	if !strings.Contains(errw.String(), "weblist: the web source view is not available") {
-		t.Errorf("weblist stderr = %q", errw.String())
+	if !strings.Contains(out.String(), "/ui/source?") || !strings.Contains(errw.String(), "Serving web UI on http://127.0.0.1:") {
+		t.Errorf("weblist: stdout %q, stderr %q", out.String(), errw.String())
 	}
 }
 

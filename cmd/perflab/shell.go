@@ -44,5 +44,9 @@ func runShell(ctx context.Context, c *command, stdout, stderr io.Writer, stdin i
 	if err != nil {
 		return err
 	}
-	return shell.New(p, o, stdout, stderr).Run(stdin)
+	sh := shell.New(p, o, stdout, stderr)
+	view, stop := shellSourceView(ctx, p, o, stdin, stderr)
+	sh.SourceView = view
+	defer stop()
+	return sh.Run(stdin)
 }

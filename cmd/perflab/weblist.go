@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"regexp"
+	"runtime"
+	"strings"
+
+	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/disasm"
+	"github.com/perflab/perflab/internal/term"
+	"github.com/perflab/perflab/profiles"
+	rpt "github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/web"
+)
+
+var weblistCmd = &command{
+	name:    "weblist",
+	summary: "annotated source with assembly in the browser, as pprof -weblist",
+	usage: `usage: perflab weblist [flags] [-http=HOST:PORT] [-no_browser] REGEX [BINARY] SOURCE...
+
+Serves the web UI (as perflab web) and opens its source view of the
+functions matching REGEX, as 'go tool pprof -weblist=REGEX' does: every
+line of the functions with its flat and cum values; a click on a line
+shows its instructions, each with its own values, and the calls inlined
+on it. Each sample counts once per line and once per function, however
+deep a recursive function recurs, so no figure exceeds 100% of the
+total. The "compiler notes" box builds the functions' packages and shows
+the compiler's escape, inlining and bounds-check decisions on each line.
+
+The binary is BINARY if given (a first argument after REGEX that is an
+executable), else found as perflab disasm finds it; without it the lines
+have no instructions and the page says why. Prints "Serving web UI on
+URL" on stderr and serves until interrupted. See docs/web.md.
+
+Flags:
+  -http=HOST:PORT        where to listen (default 127.0.0.1 on a free
+                         port); a host that is not loopback is warned about
+  -no_browser            do not open a browser
+
+Examples:
+  perflab weblist 'main\.fib' cpu.pprof
+  perflab weblist -no_browser 'havlak\.DFS' ./havlak cpu.pprof
+
+` + reportFlagHelp,
+}
+
+func init() { weblistCmd.run = runWeblist } // runWeblist refers to weblistCmd.
+
+func runWeblist(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(weblistCmd)
+	rf := addReportFlags(fs, rpt.Kind("web"))
+	addr := fs.String("http", "", "")
+	noBrowser := fs.Bool("no_browser", false, "")
+	if err := parseFlags(weblistCmd, fs, stdout, args); err != nil {
+		return err
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		return usageErrorf("missing REGEX and profile")
+	}
+	regex, rest := rest[0], rest[1:]
+	if _, err := regexp.Compile(regex); err != nil {
+		return usageErrorf("REGEX %q: %v", regex, err)
+	}
+	var binary string
+	if len(rest) > 1 && disasm.IsObjectFile(rest[0]) {
+		binary, rest = rest[0], rest[1:]
+	}
+	if len(rest) == 0 {
+		return usageErrorf("no profile given")
+	}
+	host, port, err := splitHTTP(*addr)
+	if err != nil {
+		return err
+	}
+	o, err := rf.options(stderr)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	opts, err := rf.src.options(stdin, stderr)
+	if err != nil {
+		return err
+	}
+	p, err := profiles.Load(ctx, rest, opts)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	sv := &sourceViewer{p: p, o: o, binary: binary, title: strings.Join(rest, " "), host: host, port: port, stderr: stderr}
+	u, err := sv.open(ctx, regex)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "Source view: %s\n", u)
+	if !*noBrowser {
+		openBrowser(u)
+	}
+	return sv.wait()
+}
+
+// A sourceViewer serves a profile's web UI on first use and gives the URL
+// of its source view: perflab weblist and the shell's weblist.
+type sourceViewer struct {
+	p             *profile.Profile // not changed once served
+	o             rpt.Options
+	binary, title string
+	host, port    string
+	stderr        io.Writer
+	srv           *web.Server
+	base          string     // http://HOST:PORT, once listening
+	done          chan error // the server's end, once listening
+	cancelServe   func()
+}
+
+// open checks that regex lists something, starts the server if it is
+// not running, and returns the source view's URL. Not safe for
+// concurrent use.
+func (sv *sourceViewer) open(ctx context.Context, regex string) (string, error) {
+	if sv.srv == nil {
+		srv, err := web.New(sv.p, web.Options{Report: sv.o, Title: sv.title, AnyHost: !sv.loopback(), Binary: sv.binary})
+		if err != nil {
+			return "", err
+		}
+		sv.srv = srv
+	}
+	q := url.Values{}
+	sv.o.EncodeURL(q)
+	q.Set("f", regex)
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1/ui/api/source?"+q.Encode(), nil)
+	sv.srv.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		return "", errors.New(strings.TrimSpace(strings.TrimPrefix(rec.Body.String(), "source: ")))
+	}
+	if sv.done == nil {
+		if err := sv.listen(ctx); err != nil {
+			return "", err
+		}
+	}
+	return sv.base + "/ui/source?" + q.Encode(), nil
+}
+
+func (sv *sourceViewer) loopback() bool { return web.IsLoopback(net.JoinHostPort(sv.host, sv.port)) }
+
+// listen serves sv.srv until ctx is done or close is called.
+func (sv *sourceViewer) listen(ctx context.Context) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort(sv.host, sv.port))
+	if err != nil {
+		return fmt.Errorf("-http %s:%s: %w", sv.host, sv.port, err)
+	}
+	if !sv.loopback() {
+		fmt.Fprintf(sv.stderr, "warning: -http %s is not a loopback address: anyone who can reach it can read the profile\n", ln.Addr())
+	}
+	sv.base = "http://" + ln.Addr().String()
+	fmt.Fprintf(sv.stderr, "Serving web UI on %s\n", sv.base)
+	sctx, cancel := context.WithCancel(ctx)
+	sv.cancelServe, sv.done = cancel, make(chan error, 1)
+	go func() { sv.done <- web.Serve(sctx, ln, sv.srv) }()
+	return nil
+}
+
+// wait serves until the context given to open is done.
+func (sv *sourceViewer) wait() error {
+	return <-sv.done
+}
+
+// close stops the server, if it was started.
+func (sv *sourceViewer) close() {
+	if sv.done != nil {
+		sv.cancelServe()
+		<-sv.done
+	}
+}
+
+// shellSourceView is the shell's weblist: the first use serves the
+// profile's web UI on a free loopback port; each use prints the source
+// view's URL and, when the shell reads a terminal, opens it in a browser.
+// stop ends the server.
+func shellSourceView(ctx context.Context, p *profile.Profile, o rpt.Options, stdin io.Reader, stderr io.Writer) (view func(string) (string, error), stop func()) {
+	sv := &sourceViewer{p: p, o: o, title: "shell", host: "127.0.0.1", port: "0", stderr: stderr}
+	f, interactive := stdin.(*os.File)
+	interactive = interactive && term.IsTTY(f)
+	view = func(regex string) (string, error) {
+		u, err := sv.open(ctx, regex)
+		if err == nil && interactive {
+			openBrowser(u)
+		}
+		return u, err
+	}
+	return view, sv.close
+}
