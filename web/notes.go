@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/perflab/perflab/internal/httpguard"
 	"net/http"
 	"path/filepath"
 	"sort"
@@ -88,7 +89,13 @@ func (nb *noteBuilds) get(ctx context.Context, dirs []string) (*compilenotes.Not
 // notes answers /ui/api/notes for the source view of the request's
 // settings. A source tree that is missing or does not build is not the
 // request's fault: the answer is 200 with the reason in "error".
+// Building runs the go command on this machine, so it is done only for
+// requests that name a loopback host, even when -http serves others.
 func (s *Server) notes(w http.ResponseWriter, r *http.Request) {
+	if !httpguard.LoopbackHost(r) {
+		http.Error(w, "compiler notes are built only for clients on this machine (a loopback Host)", http.StatusForbidden)
+		return
+	}
 	q := r.URL.Query()
 	o, err := s.options(q)
 	sym := symbol(q)

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -381,5 +383,27 @@ func TestSourceViewEscapes(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("the source view lacks %q:\n%s", want, body)
 		}
+	}
+}
+
+// TestSourceViewNotesLoopbackOnly: a server that -http opens to other
+// hosts still builds compiler notes only for clients on this machine.
+func TestSourceViewNotesLoopbackOnly(t *testing.T) {
+	p, _ := recursiveProfile(t)
+	srv, err := web.New(p, web.Options{Report: report.DefaultOptions(), AnyHost: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest("GET", "http://example.com/ui/api/notes?f=main", nil)
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, r)
+	if w.Code != http.StatusForbidden {
+		t.Errorf("notes for Host example.com: status %d, want 403: %s", w.Code, w.Body)
+	}
+	r = httptest.NewRequest("GET", "http://example.com/ui/top", nil)
+	w = httptest.NewRecorder()
+	srv.ServeHTTP(w, r)
+	if w.Code != http.StatusOK {
+		t.Errorf("top for Host example.com on an AnyHost server: status %d, want 200", w.Code)
 	}
 }
