@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"os/exec"
@@ -76,19 +75,7 @@ func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
-	if err != nil {
-		return fmt.Errorf("-http %s: %w", *addr, err)
-	}
-	if !loopback {
-		fmt.Fprintf(stderr, "warning: -http %s is not a loopback address: anyone who can reach it can read the profile\n", *addr)
-	}
-	u := "http://" + ln.Addr().String()
-	fmt.Fprintf(stderr, "Serving web UI on %s\n", u)
-	if !*noBrowser {
-		openBrowser(u + "/ui/")
-	}
-	return web.Serve(ctx, ln, srv)
+	return serveWebHandler(ctx, srv, "/ui/", ws)
 }
 
 // splitHTTP reads -http: HOST:PORT, where an empty host means 127.0.0.1

@@ -11,13 +11,11 @@ import (
 	"net/url"
 	"os"
 	"regexp"
-	"runtime"
 	"strings"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/disasm"
 	"github.com/perflab/perflab/internal/term"
-	"github.com/perflab/perflab/profiles"
 	rpt "github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/web"
 )
@@ -82,19 +80,10 @@ func runWeblist(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if err != nil {
 		return err
 	}
-	o, err := rf.options(stderr)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	opts, err := rf.src.options(stdin, stderr)
+	p, o, err := rf.load(ctx, stdin, stderr, rest)
 	if err != nil {
 		return err
 	}
-	p, err := profiles.Load(ctx, rest, opts)
-	if err != nil {
-		return err
-	}
-	runtime.GC()
 	sv := &sourceViewer{p: p, o: o, binary: binary, title: strings.Join(rest, " "), host: host, port: port, stderr: stderr}
 	u, err := sv.open(ctx, regex)
 	if err != nil {
@@ -153,15 +142,11 @@ func (sv *sourceViewer) loopback() bool { return web.IsLoopback(net.JoinHostPort
 
 // listen serves sv.srv until ctx is done or close is called.
 func (sv *sourceViewer) listen(ctx context.Context) error {
-	ln, err := net.Listen("tcp", net.JoinHostPort(sv.host, sv.port))
+	ln, u, err := listenWeb(sv.host, sv.port, net.JoinHostPort(sv.host, sv.port), sv.stderr)
 	if err != nil {
-		return fmt.Errorf("-http %s:%s: %w", sv.host, sv.port, err)
+		return err
 	}
-	if !sv.loopback() {
-		fmt.Fprintf(sv.stderr, "warning: -http %s is not a loopback address: anyone who can reach it can read the profile\n", ln.Addr())
-	}
-	sv.base = "http://" + ln.Addr().String()
-	fmt.Fprintf(sv.stderr, "Serving web UI on %s\n", sv.base)
+	sv.base = u
 	sctx, cancel := context.WithCancel(ctx)
 	sv.cancelServe, sv.done = cancel, make(chan error, 1)
 	go func() { sv.done <- web.Serve(sctx, ln, sv.srv) }()

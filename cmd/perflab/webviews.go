@@ -133,19 +133,32 @@ func webDumpServer(ctx context.Context, sources []string, ws webServe, title str
 	return web.NewGoroutines(d, web.GoroutineOptions{Title: title, AnyHost: anyHost})
 }
 
-// serveWebHandler listens as runWeb does and serves h until ctx is done.
+// serveWebHandler listens on ws's address, opens path in a browser unless
+// -no_browser, and serves h until ctx is done.
 func serveWebHandler(ctx context.Context, h http.Handler, path string, ws webServe) error {
-	ln, err := net.Listen("tcp", net.JoinHostPort(ws.host, ws.port))
+	ln, u, err := listenWeb(ws.host, ws.port, ws.addr, ws.stderr)
 	if err != nil {
-		return fmt.Errorf("-http %s: %w", ws.addr, err)
+		return err
 	}
-	if !web.IsLoopback(net.JoinHostPort(ws.host, ws.port)) {
-		fmt.Fprintf(ws.stderr, "warning: -http %s is not a loopback address: anyone who can reach it can read the source\n", ws.addr)
-	}
-	u := "http://" + ln.Addr().String()
-	fmt.Fprintf(ws.stderr, "Serving web UI on %s\n", u)
 	if !ws.noBrowser {
 		openBrowser(u + path)
 	}
 	return web.Serve(ctx, ln, h)
+}
+
+// listenWeb opens the web UI's listener on host:port (addr is how -http
+// spelt it), warns when that is not a loopback address, and prints pprof's
+// "Serving web UI on" line. It returns the listener and the base URL.
+func listenWeb(host, port, addr string, stderr io.Writer) (net.Listener, string, error) {
+	hostPort := net.JoinHostPort(host, port)
+	ln, err := net.Listen("tcp", hostPort)
+	if err != nil {
+		return nil, "", fmt.Errorf("-http %s: %w", addr, err)
+	}
+	if !web.IsLoopback(hostPort) {
+		fmt.Fprintf(stderr, "warning: -http %s is not a loopback address: anyone who can reach it can read what it serves\n", addr)
+	}
+	u := "http://" + ln.Addr().String()
+	fmt.Fprintf(stderr, "Serving web UI on %s\n", u)
+	return ln, u, nil
 }
