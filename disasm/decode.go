@@ -2,6 +2,7 @@ package disasm
 
 import (
 	"io"
+	"sync"
 
 	"golang.org/x/arch/arm64/arm64asm"
 	"golang.org/x/arch/x86/x86asm"
@@ -36,8 +37,15 @@ func decodeAMD64(code []byte, pc uint64, lookup func(uint64) (string, uint64)) (
 	return x86asm.GoSyntax(inst, pc, lookup), inst.Len
 }
 
+// arm64Decode serializes arm64asm.Decode, which records the decoding
+// patterns it used in a package variable (decoderCover): callers decode
+// functions in parallel.
+var arm64Decode sync.Mutex
+
 func decodeARM64(code []byte, pc uint64, lookup func(uint64) (string, uint64)) (string, int) {
+	arm64Decode.Lock()
 	inst, err := arm64asm.Decode(code)
+	arm64Decode.Unlock()
 	if err != nil || inst.Op == 0 {
 		return "?", 4
 	}

@@ -88,46 +88,87 @@ func Read(r io.Reader, sinks ...Sink) (Info, error) {
 	}
 	// The reader decodes batches of events in its own goroutine while the
 	// sinks take the previous batch: on two cores, about twice as fast.
-	full := make(chan []trace.Event, 2)
-	free := make(chan []trace.Event, 3)
-	for range 3 {
-		free <- make([]trace.Event, 0, eventBatch)
+	p := &pipeline{sinks: sinks, full: make(chan []trace.Event, batches-1), free: make(chan []trace.Event, batches)}
+	for range batches {
+		p.free <- make([]trace.Event, 0, eventBatch)
 	}
+	p.evs = <-p.free
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for evs := range full {
+		for evs := range p.full {
 			for i := range evs {
 				for _, s := range sinks {
 					s.Event(&evs[i])
 				}
 			}
-			free <- evs[:0]
+			p.free <- evs[:0]
 		}
 	}()
-	info, err = readEvents(tr, cr, br, info, full, free)
-	close(full)
+	info, err = readEvents(tr, cr, br, info, p)
+	p.flush()
+	close(p.full)
 	<-done
 	return info, err
+}
+
+// A pipeline hands batches of events from the goroutine that reads the
+// trace to the one that runs the sinks.
+type pipeline struct {
+	sinks      []Sink
+	full, free chan []trace.Event
+	evs        []trace.Event // the batch being filled
+}
+
+// batches is how many batches of events exist at a time.
+const batches = 3
+
+// add queues ev for the sinks.
+func (p *pipeline) add(ev trace.Event) {
+	if ev.Kind() == trace.EventTaskEnd {
+		p.direct(ev)
+		return
+	}
+	p.evs = append(p.evs, ev)
+	if len(p.evs) == cap(p.evs) {
+		p.flush()
+	}
+}
+
+// flush sends the batch being filled to the sinks.
+func (p *pipeline) flush() {
+	if len(p.evs) > 0 {
+		p.full <- p.evs
+		p.evs = <-p.free
+	}
+}
+
+// direct gives ev to the sinks in the reading goroutine, once the other
+// is idle. A task's end names the task's type through a string table that
+// x/exp/trace's reader keeps appending to as it reads on (its "extra
+// strings"), so the sinks must see that event before the reader goes on.
+func (p *pipeline) direct(ev trace.Event) {
+	p.flush()
+	held := make([][]trace.Event, 0, batches-1)
+	for range batches - 1 { // every other batch back: the sinks are idle
+		held = append(held, <-p.free)
+	}
+	for _, s := range p.sinks {
+		s.Event(&ev)
+	}
+	for _, b := range held {
+		p.free <- b
+	}
 }
 
 // eventBatch is how many events go to the sinks at a time.
 const eventBatch = 4096
 
-// readEvents reads every event, in batches onto full, and returns what
-// Read returns.
-func readEvents(tr *trace.Reader, cr *countingReader, br *bufio.Reader, info Info, full chan<- []trace.Event, free <-chan []trace.Event) (Info, error) {
+// readEvents reads every event into p and returns what Read returns.
+func readEvents(tr *trace.Reader, cr *countingReader, br *bufio.Reader, info Info, p *pipeline) (Info, error) {
 	v := info.GoVersion
 	valid := info
 	var genEnd int64
-	evs := <-free
-	flush := func() {
-		if len(evs) > 0 {
-			full <- evs
-			evs = <-free
-		}
-	}
-	defer flush()
 	for {
 		ev, err := tr.ReadEvent()
 		if err == io.EOF {
@@ -156,10 +197,7 @@ func readEvents(tr *trace.Reader, cr *countingReader, br *bufio.Reader, info Inf
 			valid.Generations = max(0, valid.Generations-1)
 			genEnd = cr.n - int64(br.Buffered())
 		}
-		evs = append(evs, ev)
-		if len(evs) == cap(evs) {
-			flush()
-		}
+		p.add(ev)
 	}
 }
 
