@@ -59,8 +59,10 @@ const (
 	// traceStall is writeStall for a streamed trace: while a write
 	// blocks, the runtime keeps tracing into memory, tens of megabytes a
 	// second on a busy program, and a goroutine that would cut the answer
-	// off may wait that long for a CPU.
-	traceStall = 2 * time.Second
+	// off may wait that long for a CPU. What piles up meanwhile is bounded
+	// by MaxTraceBacklog, so this only needs to catch a client that stopped
+	// reading, not one a loaded machine left waiting for a CPU a while.
+	traceStall = 5 * time.Second
 	// chunkSize is how much is written under one deadline.
 	chunkSize = 64 << 10
 )
