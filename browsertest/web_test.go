@@ -23,8 +23,15 @@ import (
 // the server is stopped when t ends.
 func webServer(t testing.TB, perflab string, args ...string) string {
 	t.Helper()
+	return serverURL(t, perflab, regexp.MustCompile(`Serving web UI on (http://\S+)`), append([]string{"web", "-no_browser"}, args...)...)
+}
+
+// serverURL runs perflab with args until t ends and returns the first
+// submatch of rx in a line of its standard error: the URL it serves.
+func serverURL(t testing.TB, perflab string, rx *regexp.Regexp, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, perflab, append([]string{"web", "-no_browser"}, args...)...)
+	cmd := exec.CommandContext(ctx, perflab, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +40,6 @@ func webServer(t testing.TB, perflab string, args ...string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cancel(); cmd.Wait() })
-	rx := regexp.MustCompile(`Serving web UI on (http://\S+)`)
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
 		if m := rx.FindStringSubmatch(sc.Text()); m != nil {
@@ -43,9 +49,9 @@ func webServer(t testing.TB, perflab string, args ...string) string {
 			}()
 			return m[1]
 		}
-		t.Logf("perflab web: %s", sc.Text())
+		t.Logf("perflab %s: %s", args[0], sc.Text())
 	}
-	t.Fatalf("perflab web exited before serving")
+	t.Fatalf("perflab %s exited before serving", args[0])
 	return ""
 }
 

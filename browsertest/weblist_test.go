@@ -1,8 +1,6 @@
 package browsertest
 
 import (
-	"bufio"
-	"context"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -56,30 +54,7 @@ func main() {
 // URL of the source view it opens; the server stops when t ends.
 func weblistServer(t *testing.T, perflab string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, perflab, append([]string{"weblist", "-no_browser"}, args...)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); cmd.Wait() })
-	rx := regexp.MustCompile(`^Source view: (http://\S+)`)
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if m := rx.FindStringSubmatch(sc.Text()); m != nil {
-			go func() {
-				for sc.Scan() {
-				}
-			}()
-			return m[1]
-		}
-		t.Logf("perflab weblist: %s", sc.Text())
-	}
-	t.Fatalf("perflab weblist exited before serving")
-	return ""
+	return serverURL(t, perflab, regexp.MustCompile(`^Source view: (http://\S+)`), append([]string{"weblist", "-no_browser"}, args...)...)
 }
 
 // TestWeblistAssemblyAndNotes profiles a real program, opens perflab
