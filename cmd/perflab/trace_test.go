@@ -19,12 +19,15 @@ import (
 )
 
 // tracefreqTrace writes a trace of examples/tracefreq's variant searching
-// n documents into dir and returns its path.
-func tracefreqTrace(t *testing.T, dir, variant string, n int) string {
+// n documents into dir, with env added to its environment, and returns
+// its path.
+func tracefreqTrace(t *testing.T, dir, variant string, n int, env ...string) string {
 	t.Helper()
 	bin := testprog.BuildPackage(t, "github.com/perflab/perflab/examples/tracefreq/cmd/tracefreq")
 	out := filepath.Join(dir, variant+".trace")
-	if b, err := exec.Command(bin, "-variant", variant, "-docs", itoa(n), "-trace", out).CombinedOutput(); err != nil {
+	cmd := exec.Command(bin, "-variant", variant, "-docs", itoa(n), "-trace", out)
+	cmd.Env = append(os.Environ(), env...)
+	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tracefreq: %v\n%s", err, b)
 	}
 	return out
@@ -120,7 +123,9 @@ func TestTraceJSONHasExactlyTheDocumentedKeys(t *testing.T) {
 
 func TestTraceBadInput(t *testing.T) {
 	dir := t.TempDir()
-	tr := tracefreqTrace(t, dir, "find", 9000)
+	// A generation every 50 ms instead of every second, so that the trace
+	// has several to cut one off, however fast the machine.
+	tr := tracefreqTrace(t, dir, "find", 9000, "GODEBUG=traceadvanceperiod=50000000")
 	data, err := os.ReadFile(tr)
 	if err != nil {
 		t.Fatal(err)
