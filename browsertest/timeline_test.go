@@ -29,7 +29,11 @@ func TestTimelinePageDraws(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := &exectrace.TimelinePage{Title: "timeline " + hostile, Summary: hostile, Tiles: tiles}
+	spans := []exectrace.Span{
+		{Kind: "task", Name: hostile, Start: 200 * time.Millisecond, End: 1500 * time.Millisecond, Task: 1},
+		{Kind: "region", Name: "region " + hostile, Start: 300 * time.Millisecond, End: 900 * time.Millisecond, Goroutine: 7},
+	}
+	page := &exectrace.TimelinePage{Title: "timeline " + hostile, Summary: hostile, Tiles: tiles, Spans: spans}
 	if err := page.Render(f); err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +56,9 @@ func TestTimelinePageDraws(t *testing.T) {
 	}
 	if pwned, err := browser.Eval[bool](p, `window.pwned !== undefined`); err != nil || pwned {
 		t.Errorf("hostile name ran as script (pwned=%v, err=%v)", pwned, err)
+	}
+	if names, err := browser.Eval[[]string](p, `perflabTimelineView.bars().map(b => b.span.kind + " " + b.span.name)`); err != nil || len(names) != 2 || names[0] != "task "+hostile {
+		t.Errorf("bars drawn: %q (err %v), want the task and the region", names, err)
 	}
 	before, err := browser.Eval[[]float64](p, `perflabTimelineView.view()`)
 	if err != nil {

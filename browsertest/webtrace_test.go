@@ -34,6 +34,12 @@ func TestWebTimeline(t *testing.T) {
 	}
 	defer p.Close()
 	waitFor(t, p, `document.body.dataset.painted === "1"`)
+	// The page asks again while the server reads the trace in the
+	// background, until the overview and the summary are read.
+	waitFor(t, p, `document.body.dataset.complete === "1" && document.body.dataset.summary === "1"`)
+	if pending := evalT[int](t, p, `perflabTrace.tiles.pending.length`); pending != 0 {
+		t.Errorf("complete, with %d stretches still marked as not read", pending)
+	}
 	ink, err := browser.CanvasInk(p, "#timeline", "#1f77b4")
 	if err != nil || len(ink) != 1 || ink[0] < 200 {
 		t.Fatalf("busy lanes: %v pixels (err %v)", ink, err)
@@ -42,6 +48,25 @@ func TestWebTimeline(t *testing.T) {
 		t.Errorf("%d rows of tasks and regions, want the task and its regions", n)
 	}
 	browser.ScreenshotForTest(t, p, "web-timeline")
+
+	// Tasks and regions are bars on the timeline; a click on one zooms to it.
+	fetches := evalT[int](t, p, `perflabTrace.fetches`)
+	bar := evalT[map[string]float64](t, p, `(() => {
+		const bars = perflabTrace.bars().filter(b => b.span.kind === "task" && b.x1 - b.x0 > 4);
+		if (!bars.length) return {n: 0};
+		const b = bars[0], c = document.getElementById("timeline"), r = c.getBoundingClientRect();
+		const x = r.left + (b.x0 + b.x1) / 2, y = r.top + (b.y0 + b.y1) / 2;
+		for (const type of ["mousedown", "mouseup"]) c.dispatchEvent(new MouseEvent(type, {clientX: x, clientY: y, bubbles: true}));
+		return {n: bars.length, start: b.span.start_ns, end: b.span.end_ns};
+	})()`)
+	if bar["n"] == 0 {
+		t.Fatalf("no task drawn as a bar; bars in the tiles: %d", evalT[int](t, p, `perflabTrace.tiles.bars.length`))
+	}
+	if v := evalT[[]float64](t, p, `perflabTrace.view()`); v[0] > bar["start"] || v[1] < bar["end"] || v[1]-v[0] > 1.2*(bar["end"]-bar["start"])+1000 {
+		t.Errorf("a click on the task bar [%v, %v] shows %v", bar["start"], bar["end"], v)
+	}
+	waitFor(t, p, `perflabTrace.fetches > `+strconv.Itoa(fetches))
+	browser.ScreenshotForTest(t, p, "web-timeline-task")
 
 	// Zoom in around the middle until the server reads tiles from the trace.
 	before := evalT[int](t, p, `perflabTrace.fetches`)
@@ -158,6 +183,7 @@ func TestBenchTimelinePaint(t *testing.T) {
 	defer p.Close()
 	waitFor(t, p, `document.body.dataset.painted === "1"`)
 	paint := evalT[float64](t, p, `perflabTrace.firstPaintMs`)
+	waitFor(t, p, `document.body.dataset.complete === "1"`)
 	var zooms, reads []string
 	for i := range 3 {
 		evalT[bool](t, p, `(() => {

@@ -14,7 +14,7 @@ import (
 // Finish.
 type Analyzer struct {
 	stacks   *stackTable
-	gs       goMap
+	gs       goMap[goState]
 	started  bool
 	start    trace.Time
 	last     trace.Time

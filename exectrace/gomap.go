@@ -7,14 +7,13 @@ import "golang.org/x/exp/trace"
 // mostly have small ones.
 const denseGoIDs = 1 << 20
 
-// A goMap holds the live goroutines by ID.
-type goMap struct {
-	dense  []*goState
-	sparse map[trace.GoID]*goState
-	n      int
+// A goMap holds something per goroutine, by ID.
+type goMap[T any] struct {
+	dense  []*T
+	sparse map[trace.GoID]*T
 }
 
-func (m *goMap) get(id trace.GoID) *goState {
+func (m *goMap[T]) get(id trace.GoID) *T {
 	if id >= 0 && id < denseGoIDs {
 		if int(id) < len(m.dense) {
 			return m.dense[id]
@@ -24,21 +23,21 @@ func (m *goMap) get(id trace.GoID) *goState {
 	return m.sparse[id]
 }
 
-func (m *goMap) put(id trace.GoID, g *goState) {
+func (m *goMap[T]) put(id trace.GoID, g *T) {
 	if id >= 0 && id < denseGoIDs {
 		for int(id) >= len(m.dense) {
-			m.dense = append(m.dense, make([]*goState, max(64, len(m.dense)))...)
+			m.dense = append(m.dense, make([]*T, max(64, len(m.dense)))...)
 		}
 		m.dense[id] = g
 		return
 	}
 	if m.sparse == nil {
-		m.sparse = make(map[trace.GoID]*goState)
+		m.sparse = make(map[trace.GoID]*T)
 	}
 	m.sparse[id] = g
 }
 
-func (m *goMap) delete(id trace.GoID) {
+func (m *goMap[T]) delete(id trace.GoID) {
 	if id >= 0 && id < denseGoIDs {
 		if int(id) < len(m.dense) {
 			m.dense[id] = nil
@@ -48,8 +47,8 @@ func (m *goMap) delete(id trace.GoID) {
 	delete(m.sparse, id)
 }
 
-// each calls f for every live goroutine.
-func (m *goMap) each(f func(g *goState)) {
+// each calls f for every goroutine held.
+func (m *goMap[T]) each(f func(g *T)) {
 	for _, g := range m.dense {
 		if g != nil {
 			f(g)

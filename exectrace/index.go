@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/exp/trace"
@@ -25,24 +27,36 @@ const (
 // An Index locates each generation of a trace file, by bytes and by time,
 // so that a window of time can be read without the rest (ReadWindow): a
 // timeline zoomed in on a second of a 200 MB trace reads a few megabytes.
-// ScanIndex finds the bytes in a quick pass over the batch headers; the
-// times come from a full Read with the Index's Sink among the sinks.
+// ScanIndex finds both in a quick pass over the batch headers: a
+// generation begins at its earliest batch, as x/exp/trace's Sync event
+// does, and lasts until the next one begins.
 type Index struct {
 	header []byte
 	gens   []genSpan
-	syncs  int
 	origin trace.Time
-	timed  bool
+	last   []atomic.Int64 // per generation: its last event's time from origin, once read; 0 before
 }
 
 type genSpan struct {
-	gen        uint64
-	off, end   int64
-	start, fin trace.Time
+	gen      uint64
+	off, end int64
+	minTs    uint64  // earliest batch timestamp, in ticks
+	maxTs    uint64  // latest batch timestamp, in ticks
+	freq     float64 // nanoseconds per tick; 0 until the frequency is read
+	start    trace.Time
 }
 
+// Event codes inside batches, from x/exp/trace's internal/tracev2.
+const (
+	wireFrequency     = 8  // ticks per second [freq]
+	wireSync          = 50 // start of a sync batch (Go 1.25+)
+	wireClockSnapshot = 51 // [timestamp, mono, sec, nsec]
+)
+
 // ScanIndex reads the batch headers of the trace in r, skipping their
-// contents, and returns where each generation's bytes are.
+// contents but for the frequency of its clock, and returns where each
+// generation's bytes are and when it begins. Generations from the first
+// that lacks its frequency (a truncated trace) are left out, with an error.
 func ScanIndex(r io.Reader) (*Index, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head := make([]byte, 16)
@@ -58,66 +72,163 @@ func ScanIndex(r io.Reader) (*Index, error) {
 	}
 	ix := &Index{header: head}
 	off := int64(len(head))
+	var err error
 	for {
 		start := off
-		n, gen, err := skipBatch(br)
-		off += n
-		if errors.Is(err, io.EOF) && n == 0 {
-			return ix, nil
+		var b batchHeader
+		b, err = scanBatch(br)
+		off += b.n
+		if errors.Is(err, io.EOF) && b.n == 0 {
+			err = nil
+			break
 		}
 		if err != nil {
-			return ix, fmt.Errorf("batch at byte %d: %w", start, err)
+			err = fmt.Errorf("batch at byte %d: %w", start, err)
+			break
 		}
-		if gen < 0 { // end of generation: belongs to the last one
-			if k := len(ix.gens); k > 0 {
-				ix.gens[k-1].end = off
-			}
-			continue
+		ix.add(b, start, off)
+	}
+	return ix, ix.timeGenerations(err)
+}
+
+// add notes a batch read from bytes [start, end).
+func (ix *Index) add(b batchHeader, start, end int64) {
+	if b.endOfGen { // belongs to the last generation
+		if k := len(ix.gens); k > 0 {
+			ix.gens[k-1].end = end
 		}
-		if k := len(ix.gens); k == 0 || ix.gens[k-1].gen != uint64(gen) {
-			ix.gens = append(ix.gens, genSpan{gen: uint64(gen), off: start})
-		}
-		ix.gens[len(ix.gens)-1].end = off
+		return
+	}
+	if k := len(ix.gens); k == 0 || ix.gens[k-1].gen != b.gen {
+		ix.gens = append(ix.gens, genSpan{gen: b.gen, off: start})
+	}
+	g := &ix.gens[len(ix.gens)-1]
+	g.end = end
+	if g.minTs == 0 || b.ts < g.minTs { // as x/exp/trace's generation.minTs
+		g.minTs = b.ts
+	}
+	g.maxTs = max(g.maxTs, b.ts)
+	if b.freq > 0 {
+		g.freq = 1e9 / float64(b.freq)
 	}
 }
 
-// skipBatch reads one batch header and skips its data, returning the bytes
-// read and the batch's generation (-1 for an end-of-generation marker).
-func skipBatch(br *bufio.Reader) (int64, int64, error) {
-	b, err := br.ReadByte()
-	if err != nil {
-		return 0, 0, err
+// timeGenerations sets when each generation begins, dropping those from
+// the first without a frequency, and returns err or the reason they were
+// dropped.
+func (ix *Index) timeGenerations(err error) error {
+	for i := range ix.gens {
+		g := &ix.gens[i]
+		if g.freq == 0 {
+			ix.gens = ix.gens[:i]
+			if err == nil {
+				err = fmt.Errorf("generation at byte %d has no clock frequency: the trace is truncated or corrupt", g.off)
+			}
+			break
+		}
+		g.start = trace.Time(float64(g.minTs) * g.freq)
 	}
-	n := int64(1)
-	switch b {
+	if len(ix.gens) > 0 {
+		ix.origin = ix.gens[0].start
+	}
+	ix.last = make([]atomic.Int64, len(ix.gens))
+	return err
+}
+
+// A batchHeader is what scanBatch reads of a batch.
+type batchHeader struct {
+	n        int64 // bytes
+	gen      uint64
+	ts       uint64 // base timestamp, in ticks
+	freq     uint64 // ticks per second, if the batch gives it
+	endOfGen bool
+}
+
+// scanBatch reads one batch header and skips its data, but for the data
+// of the batch that gives the clock's frequency.
+func scanBatch(br *bufio.Reader) (batchHeader, error) {
+	var b batchHeader
+	kind, err := br.ReadByte()
+	if err != nil {
+		return b, err
+	}
+	b.n = 1
+	exp := false
+	switch kind {
 	case wireEndOfGeneration:
-		return n, -1, nil
+		b.endOfGen = true
+		return b, nil
 	case wireExperimentBatch:
 		if _, err := br.ReadByte(); err != nil {
-			return n, 0, io.ErrUnexpectedEOF
+			return b, io.ErrUnexpectedEOF
 		}
-		n++
+		b.n++
+		exp = true
 	case wireEventBatch:
 	default:
-		return n, 0, fmt.Errorf("not a batch (byte %d)", b)
+		return b, fmt.Errorf("not a batch (byte %d)", kind)
 	}
 	var vals [4]uint64 // generation, M, timestamp, size
 	for i := range vals {
-		v, err := binary.ReadUvarint(byteCounter{br, &n})
+		v, err := binary.ReadUvarint(byteCounter{br, &b.n})
 		if err != nil {
-			return n, 0, io.ErrUnexpectedEOF
+			return b, io.ErrUnexpectedEOF
 		}
 		vals[i] = v
 	}
-	if vals[3] > wireMaxBatch {
-		return n, 0, fmt.Errorf("batch of %d bytes, more than the %d a batch holds", vals[3], wireMaxBatch)
+	size := vals[3]
+	if size > wireMaxBatch {
+		return b, fmt.Errorf("batch of %d bytes, more than the %d a batch holds", size, wireMaxBatch)
 	}
-	d, err := br.Discard(int(vals[3]))
-	n += int64(d)
+	b.gen, b.ts = min(vals[0], 1<<62), vals[2]
+	if first, err := br.Peek(1); !exp && err == nil && size > 0 && (first[0] == wireSync || first[0] == wireFrequency) {
+		data := make([]byte, size)
+		k, err := io.ReadFull(br, data)
+		b.n += int64(k)
+		if err != nil {
+			return b, io.ErrUnexpectedEOF
+		}
+		b.freq = frequency(data)
+		return b, nil
+	}
+	d, err := br.Discard(int(size))
+	b.n += int64(d)
 	if err != nil {
-		return n, 0, io.ErrUnexpectedEOF
+		return b, io.ErrUnexpectedEOF
 	}
-	return n, int64(min(vals[0], 1<<62)), nil
+	return b, nil
+}
+
+// frequency reads the ticks per second from the data of a sync batch
+// (Go 1.25+: EvSync, then EvFrequency and EvClockSnapshot in any order)
+// or a frequency batch (Go 1.22 to 1.24); 0 if it is not there.
+func frequency(data []byte) uint64 {
+	r := bytes.NewReader(data)
+	if data[0] == wireSync {
+		r.ReadByte()
+	}
+	for {
+		ev, err := r.ReadByte()
+		if err != nil {
+			return 0
+		}
+		switch ev {
+		case wireFrequency:
+			f, err := binary.ReadUvarint(r)
+			if err != nil {
+				return 0
+			}
+			return f
+		case wireClockSnapshot:
+			for range 4 {
+				if _, err := binary.ReadUvarint(r); err != nil {
+					return 0
+				}
+			}
+		default:
+			return 0
+		}
+	}
 }
 
 // byteCounter counts the bytes a ReadUvarint takes.
@@ -134,34 +245,37 @@ func (c byteCounter) ReadByte() (byte, error) {
 	return b, err
 }
 
-// Sink returns a Sink that notes when each generation begins and ends:
-// give it to the full Read of the trace the Index was scanned from.
-func (ix *Index) Sink() Sink { return (*indexSink)(ix) }
-
-type indexSink Index
-
-func (s *indexSink) Event(ev *trace.Event) {
-	t := ev.Time()
-	if !s.timed {
-		s.timed, s.origin = true, t
-	}
-	if ev.Kind() == trace.EventSync {
-		s.syncs++
-		if s.syncs <= len(s.gens) {
-			s.gens[s.syncs-1].start = t
-		}
-	}
-	if k := s.syncs; k >= 1 && k <= len(s.gens) {
-		s.gens[k-1].fin = max(s.gens[k-1].fin, t)
-	}
-}
-
 // Generations returns the number of generations indexed.
 func (ix *Index) Generations() int { return len(ix.gens) }
 
 // GenerationBytes returns where generation i (from 0) lies in the trace:
 // from byte offset to end.
 func (ix *Index) GenerationBytes(i int) (offset, end int64) { return ix.gens[i].off, ix.gens[i].end }
+
+// GenerationTimes returns when generation i begins, from the first event
+// of the trace, and when it ends: its last event's time once NoteEnd has
+// told it, else when the next generation begins, or for the last one the
+// timestamp of its latest batch. x/exp/trace reads the first events of a
+// generation at the time of the previous one's last, if later: the raw
+// times of neighbouring generations overlap by a few milliseconds.
+func (ix *Index) GenerationTimes(i int) (start, end time.Duration) {
+	g := ix.gens[i]
+	start = time.Duration(g.start - ix.origin)
+	if t := ix.last[i].Load(); t > 0 {
+		return start, time.Duration(t)
+	}
+	if i+1 < len(ix.gens) {
+		return start, time.Duration(ix.gens[i+1].start - ix.origin)
+	}
+	return start, max(start, time.Duration(trace.Time(float64(g.maxTs)*g.freq)-ix.origin))
+}
+
+// NoteEnd tells the Index the time of generation i's last event, from the
+// trace's first, which only reading it tells.
+func (ix *Index) NoteEnd(i int, last time.Duration) { ix.last[i].Store(max(1, int64(last))) }
+
+// Origin returns the time of the trace's first event, its first Sync.
+func (ix *Index) Origin() trace.Time { return ix.origin }
 
 // Tiler returns a Tiler for the window [start, end) with times from the
 // first event of the whole trace, as ReadWindow needs.
@@ -173,16 +287,19 @@ func (ix *Index) Tiler(start, end time.Duration, columns int) *Tiler {
 
 // ReadWindow reads only the generations of the trace in r that overlap
 // [start, end) (times from the trace's first event) and gives their events
-// to the sinks; it returns the bytes it read. The Index must have been
-// timed by its Sink.
+// to the sinks; it returns the bytes it read.
 func (ix *Index) ReadWindow(r io.ReaderAt, start, end time.Duration, sinks ...Sink) (int64, error) {
-	if !ix.timed {
-		return 0, errors.New("index without times: read the trace once with its Sink")
-	}
-	from, to := ix.origin+trace.Time(start), ix.origin+trace.Time(end)
 	first, last := -1, -1
-	for i, g := range ix.gens {
-		if g.fin >= from && g.start < to {
+	for i := range ix.gens {
+		from, to := ix.GenerationTimes(i)
+		if ix.last[i].Load() == 0 { // its last event's time is not known
+			to = math.MaxInt64
+			if i+1 < len(ix.gens) {
+				next, _ := ix.GenerationTimes(i + 1)
+				to = next + (next-from)/8
+			}
+		}
+		if to >= start && from < end {
 			if first < 0 {
 				first = i
 			}
@@ -192,8 +309,20 @@ func (ix *Index) ReadWindow(r io.ReaderAt, start, end time.Duration, sinks ...Si
 	if first < 0 {
 		return 0, nil
 	}
-	off, n := ix.gens[first].off, ix.gens[last].end-ix.gens[first].off
+	return ix.ReadGenerations(r, first, last+1, sinks...)
+}
+
+// ReadGenerations reads generations [from, to) of the trace in r and gives
+// their events to the sinks; it returns the bytes it read.
+func (ix *Index) ReadGenerations(r io.ReaderAt, from, to int, sinks ...Sink) (int64, error) {
+	return ix.readGenerations(r, from, to, true, sinks)
+}
+
+// readGenerations is ReadGenerations, with the sinks in their own
+// goroutine if pipelined (see read).
+func (ix *Index) readGenerations(r io.ReaderAt, from, to int, pipelined bool, sinks []Sink) (int64, error) {
+	off, n := ix.gens[from].off, ix.gens[to-1].end-ix.gens[from].off
 	in := io.MultiReader(bytes.NewReader(ix.header), io.NewSectionReader(r, off, n))
-	_, err := Read(in, sinks...)
+	_, err := read(in, pipelined, sinks)
 	return n, err
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"math"
 	"testing"
+	"time"
+
+	"golang.org/x/exp/trace"
 
 	"github.com/perflab/perflab/exectrace"
 )
@@ -21,7 +24,7 @@ func TestReadWindowMatchesFullPass(t *testing.T) {
 		t.Skipf("only %d generations; need 3 to read a window in the middle", ix.Generations())
 	}
 	a := exectrace.NewAnalyzer()
-	if _, err := exectrace.Read(bytes.NewReader(data), a, ix.Sink()); err != nil {
+	if _, err := exectrace.Read(bytes.NewReader(data), a); err != nil {
 		t.Fatal(err)
 	}
 	s := a.Finish()
@@ -63,7 +66,64 @@ func FuzzScanIndex(f *testing.F) {
 		if err != nil && ix == nil {
 			return
 		}
-		exectrace.Read(bytes.NewReader(data), ix.Sink())
+		for i := range ix.Generations() {
+			if from, to := ix.GenerationTimes(i); to < from {
+				t.Errorf("generation %d ends at %v, before it begins at %v", i, to, from)
+			}
+		}
 		ix.ReadWindow(bytes.NewReader(data), 0, 1<<62, exectrace.NewAnalyzer())
 	})
+}
+
+// TestScanIndexTimes: the times ScanIndex reads from the batch headers are
+// those x/exp/trace gives the generations' Sync events, the first exactly
+// (it is the trace's origin), the others a few milliseconds earlier at
+// most (x/exp/trace moves a generation's first events after the previous
+// one's last).
+func TestScanIndexTimes(t *testing.T) {
+	data := tracefreqTrace(t, "find", 10000)
+	ix, err := exectrace.ScanIndex(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s syncTimes
+	if _, err := exectrace.Read(bytes.NewReader(data), &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.at) != ix.Generations()+1 { // and a last Sync at the end
+		t.Fatalf("%d Sync events, %d generations", len(s.at), ix.Generations())
+	}
+	if ix.Origin() != s.at[0] {
+		t.Errorf("origin %v, first Sync at %v", ix.Origin(), s.at[0])
+	}
+	for i := range ix.Generations() {
+		from, _ := ix.GenerationTimes(i)
+		sync := time.Duration(s.at[i] - s.at[0])
+		if from > sync || sync-from > 50*time.Millisecond {
+			t.Errorf("generation %d begins at %v by its batches, at %v by its Sync event", i, from, sync)
+		}
+	}
+	_, end := ix.GenerationTimes(ix.Generations() - 1)
+	last := time.Duration(s.last - s.at[0])
+	if d := end - last; d < -last/100 || d > last/100 {
+		t.Errorf("the trace ends at %v by its batches, its last event is at %v", end, last)
+	}
+	ix.NoteEnd(ix.Generations()-1, last)
+	if _, end := ix.GenerationTimes(ix.Generations() - 1); end != last {
+		t.Errorf("after NoteEnd(%v), the last generation ends at %v", last, end)
+	}
+}
+
+// syncTimes notes when the Sync events and the last event are.
+type syncTimes struct {
+	at   []trace.Time
+	last trace.Time
+}
+
+func (s *syncTimes) Event(ev *trace.Event) {
+	if ev.Kind() == trace.EventSync {
+		s.at = append(s.at, ev.Time())
+	} else {
+		s.last = ev.Time()
+	}
 }

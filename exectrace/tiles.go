@@ -1,6 +1,7 @@
 package exectrace
 
 import (
+	"cmp"
 	"embed"
 	"io/fs"
 	"math"
@@ -54,13 +55,16 @@ type Tiler struct {
 	started    bool
 	origin     trace.Time
 	last       int64
-	procs      map[trace.ProcID]*series // busy ns per column
-	running    map[trace.GoID]runSpan
+	procs      []*series        // by P: busy ns per column; nil for Ps not seen
+	running    goMap[runSpan]   // every goroutine seen; on if running
 	open       map[string]int64 // GC and STW ranges begun
 	gc, stw    []Band
 	alive      int
 	aliveAt    int64
 	aliveNs    series // goroutines alive x ns per column
+	clip       int64  // if > 0, nothing after it is counted: where the next generation begins
+	seen       bool   // an event
+	first      int64  // the first event's time
 }
 
 // A series holds one value per column.
@@ -69,6 +73,7 @@ type series struct{ v []float64 }
 type runSpan struct {
 	proc  trace.ProcID
 	since int64
+	on    bool // running
 }
 
 // maxColumns bounds the columns of a Tiler.
@@ -78,7 +83,7 @@ const maxColumns = 1 << 14
 func NewTiler(start, end time.Duration, columns int) *Tiler {
 	columns = max(1, min(columns, maxColumns))
 	t := &Tiler{start: int64(max(0, start)), end: int64(end), columns: columns,
-		procs: make(map[trace.ProcID]*series), running: make(map[trace.GoID]runSpan), open: make(map[string]int64)}
+		open: make(map[string]int64)}
 	if t.end > t.start {
 		t.width, t.limit = float64(t.end-t.start)/float64(columns), columns
 	} else {
@@ -95,6 +100,9 @@ func (t *Tiler) Event(ev *trace.Event) {
 		t.started, t.origin = true, ev.Time()
 	}
 	now := int64(ev.Time() - t.origin)
+	if !t.seen {
+		t.seen, t.first = true, now
+	}
 	t.last = max(t.last, now)
 	switch ev.Kind() {
 	case trace.EventStateTransition:
@@ -109,7 +117,13 @@ func (t *Tiler) Event(ev *trace.Event) {
 func (t *Tiler) goroutine(ev *trace.Event, st trace.StateTransition, now int64) {
 	id := st.Resource.Goroutine()
 	from, to := st.Goroutine()
-	born := from == trace.GoNotExist || from == trace.GoUndetermined
+	// A goroutine's first state in the events read, if it existed before
+	// them, is its state since they began: the runtime traces every change.
+	undetermined := from == trace.GoUndetermined
+	if undetermined {
+		t.spread(&t.aliveNs, t.first, now, 1)
+	}
+	born := from == trace.GoNotExist || undetermined
 	if born != (to == trace.GoNotExist) {
 		t.spread(&t.aliveNs, t.aliveAt, now, float64(t.alive))
 		t.aliveAt = now
@@ -119,14 +133,25 @@ func (t *Tiler) goroutine(ev *trace.Event, st trace.StateTransition, now int64) 
 			t.alive--
 		}
 	}
-	if r, ok := t.running[id]; ok && to != trace.GoRunning {
-		delete(t.running, id)
+	r := t.running.get(id)
+	if r != nil && r.on && to != trace.GoRunning {
+		r.on = false
 		t.spread(t.procs[r.proc], r.since, now, 1)
 	}
-	if to == trace.GoRunning && from != trace.GoRunning && ev.Proc() >= 0 && int(ev.Proc()) < maxProcs {
-		t.running[id] = runSpan{proc: ev.Proc(), since: now}
-		if t.procs[ev.Proc()] == nil {
-			t.procs[ev.Proc()] = new(series)
+	if p := ev.Proc(); to == trace.GoRunning && from != trace.GoRunning && p >= 0 && int(p) < maxProcs {
+		if r == nil {
+			r = new(runSpan)
+			t.running.put(id, r)
+		}
+		*r = runSpan{proc: p, since: now, on: true}
+		if undetermined {
+			r.since = t.first
+		}
+		for len(t.procs) <= int(p) {
+			t.procs = append(t.procs, nil)
+		}
+		if t.procs[p] == nil {
+			t.procs[p] = new(series)
 		}
 	}
 }
@@ -156,12 +181,33 @@ func (t *Tiler) band(ev *trace.Event, now int64) {
 	}
 }
 
+// closeBands ends the GC and stop-the-world ranges still open at the last
+// event: a range that goes on in the next generation, or past the end of
+// the trace.
+func (t *Tiler) closeBands() {
+	for key, from := range t.open {
+		name, _, _ := strings.Cut(key, "\x00")
+		if strings.HasPrefix(name, "stop-the-world") {
+			t.stw = t.addBand(t.stw, from, t.last, name)
+		} else {
+			t.gc = t.addBand(t.gc, from, t.last, "GC")
+		}
+	}
+	clear(t.open)
+	byStart := func(a, b Band) int { return cmp.Compare(a.Start, b.Start) }
+	slices.SortFunc(t.gc, byStart)
+	slices.SortFunc(t.stw, byStart)
+}
+
 // addBand clips [from, to) to the window and merges it with the last band
 // when they are less than a column apart.
 func (t *Tiler) addBand(bs []Band, from, to int64, name string) []Band {
 	from = max(from, t.start)
 	if t.end > 0 {
 		to = min(to, t.end)
+	}
+	if t.clip > 0 {
+		to = min(to, t.clip)
 	}
 	if to < from {
 		return bs
@@ -182,6 +228,9 @@ func (t *Tiler) spread(c *series, from, to int64, v float64) {
 	from = max(from, t.start)
 	if t.end > 0 {
 		to = min(to, t.end)
+	}
+	if t.clip > 0 {
+		to = min(to, t.clip)
 	}
 	if to <= from || v == 0 {
 		return
@@ -218,7 +267,9 @@ func (t *Tiler) coarsen() {
 		c.v = c.v[:n]
 	}
 	for _, c := range t.procs {
-		merge(c)
+		if c != nil {
+			merge(c)
+		}
 	}
 	merge(&t.aliveNs)
 	t.width *= 2
@@ -227,12 +278,15 @@ func (t *Tiler) coarsen() {
 // Tiles returns the window as read so far: call it after the last event.
 // An open window's columns are merged down to at most the number asked.
 func (t *Tiler) Tiles() *Tiles {
-	for id, r := range t.running { // still running at the end
-		t.spread(t.procs[r.proc], r.since, t.last, 1)
-		t.running[id] = runSpan{proc: r.proc, since: t.last}
-	}
+	t.running.each(func(r *runSpan) {
+		if r.on { // still running at the end
+			t.spread(t.procs[r.proc], r.since, t.last, 1)
+			r.since = t.last
+		}
+	})
 	t.spread(&t.aliveNs, t.aliveAt, t.last, float64(t.alive))
 	t.aliveAt = t.last
+	t.closeBands()
 	end := t.end
 	if end == 0 {
 		end = max(t.last, t.start+1)
@@ -252,13 +306,10 @@ func (t *Tiler) Tiles() *Tiles {
 		}
 		return out
 	}
-	ids := make([]trace.ProcID, 0, len(t.procs))
-	for id := range t.procs {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		tl.Procs = append(tl.Procs, Lane{Proc: int(id), Busy: share(t.procs[id], 1)})
+	for id, c := range t.procs {
+		if c != nil {
+			tl.Procs = append(tl.Procs, Lane{Proc: id, Busy: share(c, 1)})
+		}
 	}
 	tl.Goroutines = share(&t.aliveNs, 1)
 	tl.GC, tl.STW = remerge(t.gc, t.width), remerge(t.stw, t.width)

@@ -12,6 +12,7 @@ type TimelinePage struct {
 	Title   string
 	Summary string // preformatted text shown under the timeline
 	Tiles   *Tiles
+	Spans   []Span // tasks and regions drawn as bars
 }
 
 var timelineTemplate = template.Must(template.ParseFS(assets, "assets/timeline.html"))
@@ -22,6 +23,7 @@ func (p *TimelinePage) Render(w io.Writer) error {
 	return htmlpage.Render(w, timelineTemplate, struct {
 		Title, Summary string
 		Tiles          *Tiles
+		Spans          []Span
 		Script         template.JS
-	}{p.Title, p.Summary, p.Tiles, template.JS(script)}) // the script is perflab's own
+	}{p.Title, p.Summary, p.Tiles, p.Spans, template.JS(script)}) // the script is perflab's own
 }

@@ -50,6 +50,8 @@ type laneSink struct {
 	origin     trace.Time
 	start, end int64
 	width      float64 // ns per column
+	seen       bool    // an event
+	first      int64
 	last       int64
 	ns         map[trace.GoID][]float64
 	since      map[trace.GoID]int64 // running since
@@ -67,6 +69,9 @@ func newLaneSink(origin trace.Time, start, end time.Duration, columns int, ids [
 
 func (s *laneSink) Event(ev *trace.Event) {
 	now := int64(ev.Time() - s.origin)
+	if !s.seen {
+		s.seen, s.first = true, now
+	}
 	s.last = max(s.last, now)
 	if ev.Kind() != trace.EventStateTransition {
 		return
@@ -81,6 +86,8 @@ func (s *laneSink) Event(ev *trace.Event) {
 	}
 	from, to := st.Goroutine()
 	switch {
+	case to == trace.GoRunning && from == trace.GoUndetermined: // running since the events read began
+		s.since[id] = s.first
 	case to == trace.GoRunning && from != trace.GoRunning:
 		s.since[id] = now
 	case from == trace.GoRunning && to != trace.GoRunning:

@@ -17,6 +17,7 @@ type navLink struct {
 // tracePage is what trace.html shows.
 type tracePage struct {
 	View, Title, Note, Summary string
+	Pending                    bool // the summary is being read
 	Nav                        []navLink
 	DurationNs                 int64
 }
@@ -30,7 +31,12 @@ func (s *TraceServer) summaryPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *TraceServer) render(w http.ResponseWriter, r *http.Request, view string) {
-	p := tracePage{View: view, Title: s.opts.Title, Note: s.note, Summary: s.text, DurationNs: int64(s.overview.End)}
+	p := tracePage{View: view, Title: s.opts.Title, Note: s.note(), DurationNs: int64(s.overview.End())}
+	if s.summary() != nil {
+		p.Summary = s.text
+	} else if view == "trace" {
+		p.Pending = true
+	}
 	for _, l := range []navLink{{Path: "/ui/timeline", Title: "Timeline"}, {Path: "/ui/trace", Title: "Summary"}} {
 		l.Current = l.Path == "/ui/"+view
 		p.Nav = append(p.Nav, l)

@@ -43,7 +43,7 @@ func (s *TraceServer) stack(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("stack: URL parameters t=%q p=%q: want a time in nanoseconds and a P number", q.Get("t"), q.Get("p")), http.StatusBadRequest)
 		return
 	}
-	f := &stackFinder{origin: s.origin, cur: trace.NoGoroutine, proc: trace.ProcID(p), at: s.origin + trace.Time(at), ans: stackAnswer{Proc: p, AtNs: at, UntilNs: -1}}
+	f := &stackFinder{origin: s.ix.Origin(), cur: trace.NoGoroutine, proc: trace.ProcID(p), at: s.ix.Origin() + trace.Time(at), ans: stackAnswer{Proc: p, AtNs: at, UntilNs: -1}}
 	s.read.Lock()
 	_, err := s.ix.ReadWindow(s.r, time.Duration(at), time.Duration(at+1), f)
 	s.read.Unlock()
@@ -71,11 +71,16 @@ type stackFinder struct {
 	since   trace.Time
 	resumed trace.Stack
 	frozen  bool // at has passed: cur is the answer
+	seen    bool // an event
+	first   trace.Time
 	done    bool
 	ans     stackAnswer
 }
 
 func (f *stackFinder) Event(ev *trace.Event) {
+	if !f.seen {
+		f.seen, f.first = true, ev.Time()
+	}
 	if f.done || ev.Kind() != trace.EventStateTransition {
 		return
 	}
@@ -83,14 +88,20 @@ func (f *stackFinder) Event(ev *trace.Event) {
 	if st.Resource.Kind != trace.ResourceGoroutine {
 		return
 	}
-	if ev.Time() > f.at && !f.frozen {
-		f.freeze()
-	}
 	id := st.Resource.Goroutine()
 	from, to := st.Goroutine()
+	// A goroutine's first state in the events read is its state since
+	// they began, even when the runtime tells it after at.
+	undetermined := from == trace.GoUndetermined
+	if ev.Time() > f.at && !f.frozen && !(undetermined && to == trace.GoRunning && ev.Proc() == f.proc && f.cur == trace.NoGoroutine) {
+		f.freeze()
+	}
 	switch {
 	case !f.frozen && to == trace.GoRunning && from != trace.GoRunning && ev.Proc() == f.proc:
 		f.cur, f.since, f.resumed = id, ev.Time(), stackOf(ev, st)
+		if undetermined {
+			f.since = f.first
+		}
 	case id == f.cur && f.cur != trace.NoGoroutine && from == trace.GoRunning && to != trace.GoRunning:
 		if !f.frozen {
 			f.cur = trace.NoGoroutine

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,6 +108,9 @@ func traceServer(t *testing.T) (*httptest.Server, *web.TraceServer) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := ts.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(ts)
 	t.Cleanup(srv.Close)
 	return srv, ts
@@ -123,6 +127,13 @@ type tilesJSON struct {
 		Busy []float64 `json:"busy"`
 	} `json:"procs"`
 	GC      []struct{ Start, End int64 } `json:"gc"`
+	Bars    []struct {
+		Kind  string `json:"kind"`
+		Name  string `json:"name"`
+		Start int64  `json:"start_ns"`
+		End   int64  `json:"end_ns"`
+		G     int64  `json:"g"`
+	} `json:"bars"`
 	GoLanes []struct {
 		Goroutine int64
 		Busy      json.RawMessage
@@ -189,6 +200,18 @@ func TestTraceTimeline(t *testing.T) {
 	if spans["task work"] != 4 || spans["region spin"] != 3 || spans["region "+hostileName] != 1 {
 		t.Errorf("spans of the whole trace: %v", spans)
 	}
+	// The tasks and regions are drawn as bars: each region on its
+	// goroutine, lasting the 150ms it spun, within its task.
+	bars := map[string]int64{}
+	for _, b := range whole.Bars {
+		bars[b.Kind+" "+b.Name]++
+		if b.Kind == "region" && (b.G <= 0 || b.End-b.Start < 140e6 || b.End > d) {
+			t.Errorf("region bar %+v: want a goroutine and 150ms", b)
+		}
+	}
+	if bars["task work"] != 4 || bars["region spin"] != 3 || bars["region "+hostileName] != 1 {
+		t.Errorf("bars of the whole trace: %v", bars)
+	}
 
 	// A window finer than the overview is read from the trace, and
 	// agrees with the overview on the P time within it.
@@ -197,8 +220,13 @@ func TestTraceTimeline(t *testing.T) {
 	if fine.Source != "window" || fine.Read <= 0 || fine.Start != a || fine.End != b || fine.Columns != 200 {
 		t.Fatalf("fine window: source %q, read %d bytes, [%d, %d) in %d columns", fine.Source, fine.Read, fine.Start, fine.End, fine.Columns)
 	}
-	if n := int64(len(tracedData(t))); fine.Read > n/2 {
-		t.Errorf("a window of a thousandth of the trace read %d of its %d bytes", fine.Read, n)
+	if most := twoLargestGenerations(t, tracedData(t)); fine.Read > most {
+		t.Errorf("a window of a thousandth of the trace read %d bytes, more than its two largest generations (%d)", fine.Read, most)
+	}
+	for _, bar := range fine.Bars {
+		if bar.End < a || bar.Start >= b {
+			t.Errorf("bar %+v outside the window [%d, %d)", bar, a, b)
+		}
 	}
 	coarse := getTiles(t, srv, "start=0&end="+itoa(d)+"&width=1")
 	if got, want := fine.busyNs(), float64(b-a)*float64(len(fine.Procs)); got > want*1.05 {
@@ -223,6 +251,26 @@ func TestTraceTimeline(t *testing.T) {
 			break
 		}
 	}
+}
+
+// twoLargestGenerations returns the bytes of the trace's two largest
+// generations: a window within one generation, or across a boundary,
+// reads no more.
+func twoLargestGenerations(t *testing.T, data []byte) int64 {
+	ix, err := exectrace.ScanIndex(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sizes []int64
+	for i := range ix.Generations() {
+		off, end := ix.GenerationBytes(i)
+		sizes = append(sizes, end-off)
+	}
+	slices.Sort(sizes)
+	if len(sizes) < 3 {
+		t.Fatalf("%d generations: the test needs 3", len(sizes))
+	}
+	return sizes[len(sizes)-1] + sizes[len(sizes)-2]
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -73,17 +73,22 @@ type spanStat struct {
 // maxSpanNames bounds the names a spanSink keeps.
 const maxSpanNames = 200
 
-// summarySpans returns the tasks and regions of the whole trace, from the summary.
-func (s *TraceServer) summarySpans() []spanStat {
+// summarySpans returns the tasks and regions of the whole trace, from the
+// summary; pending is true if the summary is not read yet.
+func (s *TraceServer) summarySpans() (spans []spanStat, pending bool) {
+	sum := s.summary()
+	if sum == nil {
+		return nil, true
+	}
 	var out []spanStat
-	for _, l := range s.sum.Tasks {
+	for _, l := range sum.Tasks {
 		out = append(out, spanStat{Kind: "task", Name: l.Name, Count: l.Count, TotalNs: int64(l.Total)})
 	}
-	for _, l := range s.sum.Regions {
+	for _, l := range sum.Regions {
 		out = append(out, spanStat{Kind: "region", Name: l.Name, Count: l.Count, TotalNs: int64(l.Total)})
 	}
 	sortSpans(out)
-	return out
+	return out, false
 }
 
 func sortSpans(s []spanStat) {
@@ -172,14 +177,13 @@ func (s *spanSink) stats() []spanStat {
 	return out
 }
 
-// An originSink notes the time of a trace's first event.
-type originSink struct {
-	t     trace.Time
-	timed bool
-}
-
-func (o *originSink) Event(ev *trace.Event) {
-	if !o.timed {
-		o.t, o.timed = ev.Time(), true
+// inWindow keeps the spans that overlap [start, end).
+func inWindow(spans []exectrace.Span, start, end time.Duration) []exectrace.Span {
+	out := spans[:0]
+	for _, sp := range spans {
+		if sp.End >= start && sp.Start < end {
+			out = append(out, sp)
+		}
 	}
+	return out
 }

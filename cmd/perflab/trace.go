@@ -228,7 +228,8 @@ func runTraced(ctx context.Context, argv []string, std stdio) (traceInput, int, 
 type traceResult struct {
 	name      string
 	a         *exectrace.Analyzer
-	tiler     *exectrace.Tiler // with -timeline
+	tiler     *exectrace.Tiler         // with -timeline
+	spans     *exectrace.SpanCollector // with -timeline
 	sum       *exectrace.Summary
 	info      exectrace.Info
 	truncated error
@@ -260,7 +261,8 @@ func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *
 	}
 	if o != nil && o.timeline != "" {
 		res.tiler = exectrace.NewTiler(0, 0, timelineColumns)
-		sinks = append(sinks, res.tiler)
+		res.spans = exectrace.NewSpanCollector(0, timelineSpans)
+		sinks = append(sinks, res.tiler, res.spans)
 	}
 	res.info, err = exectrace.Read(in, sinks...)
 	var te *exectrace.TruncatedError
@@ -303,8 +305,12 @@ func (p *readProgress) Read(b []byte) (int, error) {
 // trace of scripts/bench-trace at no cost in time.
 const traceMemoryLimit = 160 << 20
 
-// timelineColumns is the resolution of -timeline: columns over the whole trace.
-const timelineColumns = 4000
+// timelineColumns is the resolution of -timeline: columns over the whole
+// trace; timelineSpans how many of the longest tasks and regions it draws.
+const (
+	timelineColumns = 4000
+	timelineSpans   = 2000
+)
 
 // writeOut writes with write to FILE, atomically, or to stdout.
 func writeOut(file string, stdout io.Writer, write func(io.Writer) error) error {

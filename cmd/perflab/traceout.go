@@ -48,7 +48,7 @@ func writeTraceReport(ctx context.Context, res *traceResult, o *traceOpts, opts 
 		}
 	}
 	if res.tiler != nil {
-		page := &exectrace.TimelinePage{Title: "perflab trace: " + res.name, Summary: text.String(), Tiles: res.tiler.Tiles()}
+		page := &exectrace.TimelinePage{Title: "perflab trace: " + res.name, Summary: text.String(), Tiles: res.tiler.Tiles(), Spans: res.spans.Spans()}
 		if err := atomicfile.Write(o.timeline, page.Render); err != nil {
 			return err
 		}

@@ -96,7 +96,16 @@ func runWebSpecial(ctx context.Context, sources []string, ws webServe) (bool, er
 		if err != nil {
 			return true, fmt.Errorf("%s: %w", sources[0], err)
 		}
-		fmt.Fprintf(ws.stderr, "Read %s (%d MB, %v of trace) in %.1fs\n", sources[0], st.Size()>>20, ts.Duration().Round(time.Millisecond), time.Since(began).Seconds())
+		fmt.Fprintf(ws.stderr, "Indexed %s (%d MB, about %v of trace) and read its first generation in %.1fs; reading the rest in the background\n",
+			sources[0], st.Size()>>20, ts.Duration().Round(time.Millisecond), time.Since(began).Seconds())
+		go func() {
+			switch err := ts.Wait(ctx); {
+			case err == nil:
+				fmt.Fprintf(ws.stderr, "Read %s in %.1fs\n", sources[0], time.Since(began).Seconds())
+			case ctx.Err() == nil:
+				fmt.Fprintf(ws.stderr, "perflab web: %s: %v\n", sources[0], err)
+			}
+		}()
 		h, path = ts, "/ui/timeline"
 	case webDump:
 		gs, err := webDumpServer(ctx, sources, ws, title, anyHost)

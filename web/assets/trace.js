@@ -8,7 +8,7 @@
   var ROW = 18, AXIS = 22, GAP = 4, LABEL = 44; // as in timeline.js
   var canvas = document.getElementById("timeline");
   var status = document.getElementById("status");
-  var state = window.perflabTrace = {fetches: 0, view: null, tiles: null, stack: null, firstPaintMs: -1, errors: [], lanes: []};
+  var state = window.perflabTrace = {fetches: 0, view: null, tiles: null, stack: null, firstPaintMs: -1, completeMs: -1, errors: [], lanes: []};
   var seq = 0;
 
   function columns() { return Math.max(100, Math.min(4000, Math.round((canvas.clientWidth || 900) - LABEL))); }
@@ -27,15 +27,34 @@
       // Goroutine lanes are drawn as more lanes, after the Ps'.
       (t.goroutine_lanes || []).forEach(function (l) { t.procs.push({proc: -1, label: "G" + l.goroutine, busy: l.busy}); });
       state.tiles = t;
-      var fmt = window.perflabTimeline.fmtTime;
+      var fmt = window.perflabTimeline.fmtTime, p = t.progress;
+      t.pending = p.pending || [];
       status.textContent = "window " + fmt(t.start_ns) + " to " + fmt(t.end_ns) + " of " + fmt(t.duration_ns) +
-        ": " + t.columns + " columns, " + (t.source === "overview" ? "from the overview" : "read " + (t.read_bytes / 1048576).toFixed(1) + " MB of the trace");
-      spans(t.spans || []);
+        ": " + t.columns + " columns, " + (t.source === "overview" ? "from the overview" : "read " + (t.read_bytes / 1048576).toFixed(1) + " MB of the trace") +
+        (p.generations_read < p.generations ? "; reading the trace: " + p.generations_read + " of " + p.generations + " generations" :
+          t.summary_pending ? "; reading the summary" : "");
+      spans(t.spans || [], t.summary_pending);
+      if (p.generations_read === p.generations && state.completeMs < 0) {
+        state.completeMs = performance.now(); // the whole trace is drawn
+        document.body.dataset.complete = "1";
+      }
+      if (!t.summary_pending) document.body.dataset.summary = "1";
+      // Overview tiles are drawn from what is read so far: ask again. A
+      // window's tiles are read from the trace's bytes, complete already.
+      if (t.source === "overview" && (p.generations_read < p.generations || t.summary_pending)) setTimeout(function () { refresh(mine); }, 300);
       return t;
     }).catch(function (e) { state.errors.push(String(e)); status.textContent = String(e); return null; });
   }
 
-  function spans(list) {
+  // refresh asks again for the window of fetch mine, if no other was
+  // asked for since, while the trace is being read.
+  function refresh(mine) {
+    if (mine !== seq || !view) return;
+    var v = view.view();
+    fetchTiles(v[0], v[1]).then(function (nt) { if (nt) view.update(nt); });
+  }
+
+  function spans(list, pending) {
     var body = document.querySelector("#spans tbody");
     body.textContent = "";
     list.slice(0, 50).forEach(function (s) {
@@ -51,7 +70,7 @@
     if (!list.length) {
       var tr = document.createElement("tr"), td = document.createElement("td");
       td.colSpan = 4;
-      td.textContent = "none";
+      td.textContent = pending ? "reading the trace…" : "none";
       tr.appendChild(td);
       body.appendChild(tr);
     }
@@ -130,6 +149,7 @@
       });
     }});
     state.view = function () { return view.view(); };
+    state.bars = function () { return view.bars(); };
     state.firstPaintMs = performance.now();
     document.body.dataset.painted = "1";
   });
