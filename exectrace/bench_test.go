@@ -2,11 +2,14 @@ package exectrace_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/internal/testprog"
@@ -67,5 +70,36 @@ func BenchmarkReadOnly(b *testing.B) {
 		if _, err := exectrace.Read(bytes.NewReader(data), nopSink{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkOverview: the whole-trace tiles of perflab web's timeline, read
+// generation by generation by one worker and by one per core; first-ms is
+// the time to the first generation read, when perflab web starts serving.
+func BenchmarkOverview(b *testing.B) {
+	data := ringTrace(b)
+	ix, err := exectrace.ScanIndex(bytes.NewReader(data))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			var first time.Duration
+			for b.Loop() {
+				start := time.Now()
+				o := exectrace.NewOverview(ix, 8192)
+				done := make(chan error, 1)
+				go func() { done <- o.Load(b.Context(), bytes.NewReader(data), workers, exectrace.NewSpanIndex(ix, 8192)) }()
+				if err := o.WaitFor(b.Context(), 1); err != nil {
+					b.Fatal(err)
+				}
+				first += time.Since(start)
+				if err := <-done; err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(first.Milliseconds())/float64(b.N), "first-ms")
+		})
 	}
 }
