@@ -49,25 +49,6 @@ func TestWebTimeline(t *testing.T) {
 	}
 	browser.ScreenshotForTest(t, p, "web-timeline")
 
-	// Tasks and regions are bars on the timeline; a click on one zooms to it.
-	fetches := evalT[int](t, p, `perflabTrace.fetches`)
-	bar := evalT[map[string]float64](t, p, `(() => {
-		const bars = perflabTrace.bars().filter(b => b.span.kind === "task" && b.x1 - b.x0 > 4);
-		if (!bars.length) return {n: 0};
-		const b = bars[0], c = document.getElementById("timeline"), r = c.getBoundingClientRect();
-		const x = r.left + (b.x0 + b.x1) / 2, y = r.top + (b.y0 + b.y1) / 2;
-		for (const type of ["mousedown", "mouseup"]) c.dispatchEvent(new MouseEvent(type, {clientX: x, clientY: y, bubbles: true}));
-		return {n: bars.length, start: b.span.start_ns, end: b.span.end_ns};
-	})()`)
-	if bar["n"] == 0 {
-		t.Fatalf("no task drawn as a bar; bars in the tiles: %d", evalT[int](t, p, `perflabTrace.tiles.bars.length`))
-	}
-	if v := evalT[[]float64](t, p, `perflabTrace.view()`); v[0] > bar["start"] || v[1] < bar["end"] || v[1]-v[0] > 1.2*(bar["end"]-bar["start"])+1000 {
-		t.Errorf("a click on the task bar [%v, %v] shows %v", bar["start"], bar["end"], v)
-	}
-	waitFor(t, p, `perflabTrace.fetches > `+strconv.Itoa(fetches))
-	browser.ScreenshotForTest(t, p, "web-timeline-task")
-
 	// Zoom in around the middle until the server reads tiles from the trace.
 	before := evalT[int](t, p, `perflabTrace.fetches`)
 	evalT[bool](t, p, `(() => {
@@ -118,6 +99,25 @@ func TestWebTimeline(t *testing.T) {
 	} else {
 		t.Errorf("no button to show the lane of goroutine %d", evalT[int](t, p, `perflabTrace.stack.goroutine`))
 	}
+
+	// Tasks and regions are bars on the timeline; a click on one zooms to it.
+	fetches := evalT[int](t, p, `perflabTrace.fetches`)
+	bar := evalT[map[string]float64](t, p, `(() => {
+		const bars = perflabTrace.bars().filter(b => b.span.kind === "task" && b.x1 - b.x0 > 4);
+		if (!bars.length) return {n: 0};
+		const b = bars[0], c = document.getElementById("timeline"), r = c.getBoundingClientRect();
+		const x = r.left + (b.x0 + b.x1) / 2, y = r.top + (b.y0 + b.y1) / 2;
+		for (const type of ["mousedown", "mouseup"]) c.dispatchEvent(new MouseEvent(type, {clientX: x, clientY: y, bubbles: true}));
+		return {n: bars.length, start: b.span.start_ns, end: b.span.end_ns};
+	})()`)
+	if bar["n"] == 0 {
+		t.Fatalf("no task drawn as a bar; bars in the tiles: %d", evalT[int](t, p, `perflabTrace.tiles.bars.length`))
+	}
+	if v := evalT[[]float64](t, p, `perflabTrace.view()`); v[0] > bar["start"] || v[1] < bar["end"] || v[1]-v[0] > 1.2*(bar["end"]-bar["start"])+1000 {
+		t.Errorf("a click on the task bar [%v, %v] shows %v", bar["start"], bar["end"], v)
+	}
+	waitFor(t, p, `perflabTrace.fetches > `+strconv.Itoa(fetches))
+	browser.ScreenshotForTest(t, p, "web-timeline-task")
 	noErrors(t, p, "timeline")
 	if errs := evalT[[]string](t, p, `perflabTrace.errors`); len(errs) > 0 {
 		t.Errorf("fetch errors: %q", errs)

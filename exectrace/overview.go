@@ -288,6 +288,14 @@ func (o *Overview) Tiles() (*Tiles, Progress, []string) {
 	return tl, p, append([]string(nil), o.notes...)
 }
 
+// Notes returns what Tiles returns last: a note for each generation that
+// could not be read.
+func (o *Overview) Notes() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]string(nil), o.notes...)
+}
+
 // End returns the time of the trace's last event, from its first: an
 // estimate until the last generation is read.
 func (o *Overview) End() time.Duration {

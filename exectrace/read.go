@@ -95,7 +95,7 @@ func read(r io.Reader, pipelined bool, sinks []Sink) (Info, error) {
 		return info, fmt.Errorf("Go 1.%d trace: %w", v, err)
 	}
 	if !pipelined {
-		return readEvents(tr, cr, br, info, &inline{sinks: sinks})
+		return readSafely(tr, cr, br, info, &inline{sinks: sinks})
 	}
 	p := &pipeline{sinks: sinks, full: make(chan []trace.Event, batches-1), free: make(chan []trace.Event, batches)}
 	for range batches {
@@ -106,19 +106,57 @@ func read(r io.Reader, pipelined bool, sinks []Sink) (Info, error) {
 	go func() {
 		defer close(done)
 		for evs := range p.full {
-			for i := range evs {
-				for _, s := range sinks {
-					s.Event(&evs[i])
-				}
+			if p.err == nil { // after a failure, the batches are only given back
+				p.err = safely(func() {
+					for i := range evs {
+						for _, s := range sinks {
+							s.Event(&evs[i])
+						}
+					}
+				})
 			}
 			p.free <- evs[:0]
 		}
 	}()
-	info, err = readEvents(tr, cr, br, info, p)
+	info, err = readSafely(tr, cr, br, info, p)
 	p.flush()
 	close(p.full)
 	<-done
+	if err == nil && p.err != nil {
+		err = fmt.Errorf("Go 1.%d trace: %w", v, p.err)
+	}
 	return info, err
+}
+
+// readSafely is readEvents, with a panic of the trace reader on corrupt
+// input (x/exp/trace indexes its tables with IDs from the input) turned
+// into an error.
+func readSafely(tr *trace.Reader, cr *countingReader, br *bufio.Reader, info Info, q eventQueue) (out Info, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			info.Bytes = cr.n
+			out, err = info, fmt.Errorf("Go 1.%d trace: %w", info.GoVersion, &panicError{r})
+		}
+	}()
+	return readEvents(tr, cr, br, info, q)
+}
+
+// A panicError is a panic while reading a trace.
+type panicError struct{ value any }
+
+func (e *panicError) Error() string {
+	return fmt.Sprintf("corrupt: the trace reader failed on it (%v)", e.value)
+}
+
+// safely runs f and returns its panic, if any, as a *panicError.
+func safely(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &panicError{r}
+		}
+	}()
+	f()
+	return nil
 }
 
 // An eventQueue takes the events read, for the sinks.
@@ -142,6 +180,7 @@ func (q *inline) add(ev trace.Event) {
 // A pipeline hands batches of events from the goroutine that reads the
 // trace to the one that runs the sinks.
 type pipeline struct {
+	err        error // a sink's panic, from the sinks' goroutine
 	sinks      []Sink
 	full, free chan []trace.Event
 	evs        []trace.Event // the batch being filled

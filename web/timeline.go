@@ -162,8 +162,7 @@ func (s *TraceServer) note() string {
 		}
 	default:
 	}
-	_, _, notes := s.overview.Tiles()
-	if len(notes) > 0 {
+	if notes := s.overview.Notes(); len(notes) > 0 {
 		return strings.Join(notes, "; ")
 	}
 	return s.scanNote

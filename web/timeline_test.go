@@ -126,8 +126,8 @@ type tilesJSON struct {
 		Proc int       `json:"proc"`
 		Busy []float64 `json:"busy"`
 	} `json:"procs"`
-	GC      []struct{ Start, End int64 } `json:"gc"`
-	Bars    []struct {
+	GC   []struct{ Start, End int64 } `json:"gc"`
+	Bars []struct {
 		Kind  string `json:"kind"`
 		Name  string `json:"name"`
 		Start int64  `json:"start_ns"`
