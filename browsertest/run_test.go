@@ -68,6 +68,15 @@ func TestRunReport(t *testing.T) {
 				}
 			}
 		}
+		if rep.Trace.File != "" { // the trace's timeline, drawn by exectrace's timeline.js
+			browser.Eval[bool](p, `(document.getElementById("trace-timeline").scrollIntoView(), true)`)
+			ink, err := browser.CanvasInk(p, "#trace-timeline", "color")
+			if err != nil || len(ink) != 1 || ink[0] < 1000 {
+				t.Errorf("%s: the trace timeline drew %v coloured pixels (err %v)", page, ink, err)
+			}
+		} else {
+			t.Errorf("no execution trace in the run: %v", rep.Problems)
+		}
 		if pwned, err := browser.Eval[bool](p, `window.pwned !== undefined`); err != nil || pwned {
 			t.Errorf("%s: hostile text ran as script (pwned=%v, err=%v)", page, pwned, err)
 		}

@@ -27,5 +27,6 @@
 // p-value, beside the changes in allocations and GC.
 //
 // The report page embeds package flame's flame graph of the CPU profile
-// and, with a base run, the differential flame graph of the two.
+// and, with a base run, the differential flame graph of the two, and the
+// execution trace's timeline drawn by package exectrace's timeline.js.
 package investigate

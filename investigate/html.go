@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/chart"
+	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/internal/htmlpage"
 	"github.com/perflab/perflab/report"
@@ -81,13 +82,14 @@ func (rep *Report) WriteHTML(w io.Writer, flame template.HTML) error {
 	assets := chart.Assets()
 	read := func(name string) string { return htmlpage.Text(assets, name) }
 	data := struct {
-		R                       *Report
-		Text                    string
-		Flame                   template.HTML
-		UPlotCSS                template.CSS
-		UPlotJS, ChartJS, Specs template.JS
+		R                                   *Report
+		Text                                string
+		Flame                               template.HTML
+		UPlotCSS                            template.CSS
+		UPlotJS, ChartJS, Specs, TimelineJS template.JS
 	}{rep, text.String(), flame, template.CSS(read("uPlot.min.css")),
-		template.JS(read("uPlot.iife.min.js")), template.JS(read("perflab-chart.js")), template.JS(specs)}
+		template.JS(read("uPlot.iife.min.js")), template.JS(read("perflab-chart.js")), template.JS(specs),
+		template.JS(htmlpage.Text(exectrace.Assets(), "timeline.js"))} // the scripts are perflab's own
 	return htmlpage.Render(w, htmlTemplate, data)
 }
 

@@ -49,13 +49,21 @@ table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: righ
 {{range .R.Goroutines.Leaks}}<p>{{.}}</p>{{end}}
 {{with .R.Trace}}{{if .File}}<h2>Execution trace</h2>
 <p>{{.File}}: {{printf "%.2f" .BusyPs}} of {{.GOMAXPROCS}} Ps busy on average; scheduling latency p99 {{seconds .SchedLatencyP99}}; {{seconds .LockWait}} waiting for locks.</p>
-<ul>{{range .Verdicts}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}
+<ul>{{range .Verdicts}}<li>{{.}}</li>{{end}}</ul>
+{{if .Timeline}}<p>Timeline: each P's lane fills with the share of time it ran goroutines; orange bands are GC cycles, red ones stop-the-world pauses; the Gs lane is goroutines alive; below, the longest tasks and regions. Wheel to zoom, drag to pan, click a bar to zoom to it.</p>
+<canvas id="trace-timeline" style="width: 100%; display: block; border: 1px solid #ddd;"></canvas>{{end}}{{end}}{{end}}
 <h2>The whole report as text</h2>
 <pre id="text">{{.Text}}</pre>
 <footer>Made by perflab. Charts drawn with uPlot (MIT), embedded in this page.</footer>
 <script type="application/json" id="perflab-charts">{{.Specs}}</script>
 <script>{{.UPlotJS}}</script>
 <script>{{.ChartJS}}</script>
+{{if .R.Trace.Timeline}}<script>{{.TimelineJS}}</script>
+<script>
+var perflabTraceTiles = {{.R.Trace.Timeline}};
+perflabTraceTiles.bars = {{.R.Trace.Spans}} || [];
+window.perflabTraceTimeline = perflabTimeline.render(document.getElementById("trace-timeline"), perflabTraceTiles);
+</script>{{end}}
 </body>
 </html>
 `

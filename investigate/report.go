@@ -1,6 +1,7 @@
 package investigate
 
 import (
+	"github.com/perflab/perflab/exectrace"
 	"slices"
 )
 
@@ -182,6 +183,10 @@ type TraceReport struct {
 	LockWait        float64  `json:"lock_wait_seconds"`         // goroutines' time waiting for mutexes
 	Verdicts        []string `json:"verdicts,omitempty"`
 	Summary         []string `json:"summary,omitempty"` // exectrace's text summary, line by line
+	// Timeline and Spans are drawn in report.html: the trace in columns,
+	// and its longest tasks and regions.
+	Timeline *exectrace.Tiles `json:"-"`
+	Spans    []exectrace.Span `json:"-"`
 }
 
 // A Finding is one conclusion, with its evidence and an estimate of the

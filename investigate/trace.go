@@ -9,8 +9,15 @@ import (
 	"github.com/perflab/perflab/exectrace"
 )
 
+// The report's timeline of the trace: its columns, and how many of the
+// longest tasks and regions it draws.
+const (
+	timelineColumns = 2000
+	timelineSpans   = 500
+)
+
 // summarizeTrace reads the execution trace with package exectrace, in one
-// streaming pass.
+// streaming pass, for its summary and its timeline.
 func summarizeTrace(path string) (TraceReport, error) {
 	t := TraceReport{File: filepath.Base(path)}
 	f, err := os.Open(path)
@@ -19,9 +26,12 @@ func summarizeTrace(path string) (TraceReport, error) {
 	}
 	defer f.Close()
 	a := exectrace.NewAnalyzer()
-	if _, err := exectrace.Read(f, a); err != nil {
+	tiler := exectrace.NewTiler(0, 0, timelineColumns)
+	spans := exectrace.NewSpanCollector(0, timelineSpans)
+	if _, err := exectrace.Read(f, a, tiler, spans); err != nil {
 		return t, err
 	}
+	t.Timeline, t.Spans = tiler.Tiles(), spans.Spans()
 	s := a.Finish()
 	t.Seconds, t.GOMAXPROCS, t.BusyPs = s.Duration.Seconds(), s.GOMAXPROCS, s.ProcsBusyAvg
 	t.GoroutinesMax, t.SchedLatencyP99 = s.GoroutinesMax, s.SchedLatency.P99.Seconds()
