@@ -126,8 +126,14 @@ type tilesJSON struct {
 		Proc int       `json:"proc"`
 		Busy []float64 `json:"busy"`
 	} `json:"procs"`
-	GC   []struct{ Start, End int64 } `json:"gc"`
-	Bars []struct {
+	GC       []struct{ Start, End int64 } `json:"gc"`
+	Progress struct {
+		Read        int                          `json:"generations_read"`
+		Generations int                          `json:"generations"`
+		Pending     []struct{ Start, End int64 } `json:"pending"`
+	} `json:"progress"`
+	SummaryPending bool `json:"summary_pending"`
+	Bars           []struct {
 		Kind  string `json:"kind"`
 		Name  string `json:"name"`
 		Start int64  `json:"start_ns"`
@@ -404,5 +410,37 @@ func TestTraceTruncated(t *testing.T) {
 	}
 	if tl := getTiles(t, srv, "width=50"); tl.End <= 0 {
 		t.Errorf("tiles of the truncated trace end at %d", tl.End)
+	}
+}
+
+// TestTraceServesWhileReading: the server answers from its first
+// generation on; each answer says how much is read, and once the whole
+// trace is, the same request gets the whole overview (what was answered
+// while reading is not cached).
+func TestTraceServesWhileReading(t *testing.T) {
+	data := tracedData(t)
+	ts, err := web.NewTrace(t.Context(), bytes.NewReader(data), int64(len(data)), web.TraceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(ts)
+	defer srv.Close()
+	early := getTiles(t, srv, "width=300")
+	p := early.Progress
+	if p.Read < 1 || p.Read > p.Generations || (p.Read < p.Generations) != (len(p.Pending) > 0) {
+		t.Errorf("while reading: progress %+v", p)
+	}
+	if err := ts.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	done := getTiles(t, srv, "width=300")
+	if p := done.Progress; p.Read != p.Generations || len(p.Pending) != 0 || done.SummaryPending || len(done.Spans) == 0 {
+		t.Errorf("after reading: progress %+v, summary pending %v, %d spans", p, done.SummaryPending, len(done.Spans))
+	}
+	if done.busyNs() < early.busyNs() {
+		t.Errorf("the whole trace is less busy (%.0fns) than the part read first (%.0fns)", done.busyNs(), early.busyNs())
+	}
+	if _, body := get(t, srv, "/ui/trace"); !strings.Contains(body, `id="summary"`) {
+		t.Errorf("summary page after reading: %.300s", body)
 	}
 }
