@@ -281,7 +281,7 @@ func (ix *Index) Origin() trace.Time { return ix.origin }
 // first event of the whole trace, as ReadWindow needs.
 func (ix *Index) Tiler(start, end time.Duration, columns int) *Tiler {
 	t := NewTiler(start, end, columns)
-	t.started, t.origin = true, ix.origin
+	t.started, t.origin, t.told = true, ix.origin, int64(ix.ToldFrom(start, end))
 	return t
 }
 
@@ -289,7 +289,17 @@ func (ix *Index) Tiler(start, end time.Duration, columns int) *Tiler {
 // [start, end) (times from the trace's first event) and gives their events
 // to the sinks; it returns the bytes it read.
 func (ix *Index) ReadWindow(r io.ReaderAt, start, end time.Duration, sinks ...Sink) (int64, error) {
-	first, last := -1, -1
+	first, last := ix.window(start, end)
+	if first < 0 {
+		return 0, nil
+	}
+	return ix.ReadGenerations(r, first, last+1, sinks...)
+}
+
+// window returns the first and last generations that overlap [start,
+// end), or -1, -1.
+func (ix *Index) window(start, end time.Duration) (first, last int) {
+	first, last = -1, -1
 	for i := range ix.gens {
 		from, to := ix.GenerationTimes(i)
 		if ix.last[i].Load() == 0 { // its last event's time is not known
@@ -306,10 +316,26 @@ func (ix *Index) ReadWindow(r io.ReaderAt, start, end time.Duration, sinks ...Si
 			last = i
 		}
 	}
-	if first < 0 {
-		return 0, nil
+	return first, last
+}
+
+// ToldFrom returns, for a read of the window [start, end) with
+// ReadWindow, when its events begin to tell what goroutines do: the
+// previous generation's last event (its last few milliseconds overlap the
+// first generation read), once NoteEnd told it, else the start of the
+// first generation read. A goroutine whose first state in the read says
+// it was running ran from then, not from the read's first event.
+func (ix *Index) ToldFrom(start, end time.Duration) time.Duration {
+	first, _ := ix.window(start, end)
+	if first <= 0 {
+		return 0
 	}
-	return ix.ReadGenerations(r, first, last+1, sinks...)
+	from, _ := ix.GenerationTimes(first)
+	if ix.last[first-1].Load() == 0 {
+		return from
+	}
+	_, prev := ix.GenerationTimes(first - 1)
+	return max(from, prev)
 }
 
 // ReadGenerations reads generations [from, to) of the trace in r and gives

@@ -22,17 +22,18 @@ type Overview struct {
 	width   float64 // ns per column
 	columns int     // of the grid, with room for the trace to end past its estimate
 
-	mu      sync.Mutex
-	changed *sync.Cond    // signalled when a generation is merged
-	procs   [][]float32   // by P: busy share of each column; nil for Ps not seen
-	alive   []float32     // mean goroutines alive in each column
-	gc, stw []Band        // as read, sorted when asked for
-	state   []genState    // by generation
-	errs    []error       // by generation, why it could not be read
-	merged  int           // generations [0, merged) are merged
-	end     time.Duration // the trace's end, exact once the last generation is read
-	notes   []string      // generations that could not be read
-	done    chan struct{} // closed when every generation is merged
+	mu       sync.Mutex
+	changed  *sync.Cond    // signalled when a generation is merged
+	procs    [][]float32   // by P: busy share of each column; nil for Ps not seen
+	alive    []float32     // mean goroutines alive in each column
+	gc, stw  []Band        // as read, sorted when asked for
+	state    []genState    // by generation
+	errs     []error       // by generation, why it could not be read
+	merged   int           // generations [0, merged) are merged
+	prevLast int64         // the last event's time of the last generation merged
+	end      time.Duration // the trace's end, exact once the last generation is read
+	notes    []string      // generations that could not be read
+	done     chan struct{} // closed when every generation is merged
 }
 
 type genState int
@@ -145,10 +146,7 @@ func (o *Overview) readGeneration(r io.ReaderAt, i int, pipelined bool, more Gen
 	c0 := int(float64(from) / o.width)
 	start := time.Duration(float64(c0) * o.width)
 	t := o.ix.Tiler(start, time.Duration(float64(o.columns)*o.width), max(1, o.columns-c0))
-	if i+1 < o.ix.Generations() {
-		next, _ := o.ix.GenerationTimes(i + 1)
-		t.clip = int64(next)
-	}
+	t.deferHeads = true
 	res := &genResult{tiler: t, c0: c0}
 	sinks := []Sink{t}
 	if more != nil {
@@ -211,6 +209,17 @@ func (o *Overview) merge(i int, res *genResult, more GenerationSinks) {
 		add(&o.procs[l.Proc], l.Busy)
 	}
 	add(&o.alive, tl.Goroutines)
+	// The previous generation's last events overlap this one's first by a
+	// few milliseconds: what this one only tells by a goroutine's first
+	// state counts from where the previous one stops telling.
+	for _, h := range t.heads {
+		dst := &o.alive
+		if h.lane >= 0 {
+			dst = &o.procs[h.lane]
+		}
+		o.spreadGrid(dst, max(h.from, o.prevLast), h.to)
+	}
+	o.prevLast = t.last
 	o.gc, o.stw = append(o.gc, tl.GC...), append(o.stw, tl.STW...)
 	if more != nil {
 		more.Merge(i, res.sinks)
@@ -228,6 +237,23 @@ func (o *Overview) WaitFor(ctx context.Context, n int) error {
 		return o.errs[0]
 	}
 	return ctx.Err()
+}
+
+// spreadGrid adds 1 over [from, to) (ns from the trace's first event) to
+// the columns of dst, each the share of the column covered; o.mu is held.
+func (o *Overview) spreadGrid(dst *[]float32, from, to int64) {
+	for from < to {
+		k := int(float64(from) / o.width)
+		if k >= o.columns {
+			return
+		}
+		for len(*dst) <= k {
+			*dst = append(*dst, 0)
+		}
+		seg := min(to, max(int64(float64(k+1)*o.width), from+1))
+		(*dst)[k] += float32(float64(seg-from) / o.width)
+		from = seg
+	}
 }
 
 // Wait waits until every generation is read, or ctx is done.

@@ -62,9 +62,14 @@ type Tiler struct {
 	alive      int
 	aliveAt    int64
 	aliveNs    series // goroutines alive x ns per column
-	clip       int64  // if > 0, nothing after it is counted: where the next generation begins
-	seen       bool   // an event
-	first      int64  // the first event's time
+	// With deferHeads, what a goroutine did since the first event, told
+	// only by its first state (GoUndetermined), goes to heads rather than
+	// the columns: an Overview adds it from the previous generation's end.
+	deferHeads bool
+	heads      []headSpan
+	told       int64 // from when the events read tell what goroutines do (Index.ToldFrom)
+	seen       bool  // an event
+	first      int64 // the first event's time
 }
 
 // A series holds one value per column.
@@ -121,7 +126,7 @@ func (t *Tiler) goroutine(ev *trace.Event, st trace.StateTransition, now int64) 
 	// them, is its state since they began: the runtime traces every change.
 	undetermined := from == trace.GoUndetermined
 	if undetermined {
-		t.spread(&t.aliveNs, t.first, now, 1)
+		t.head(-1, now)
 	}
 	born := from == trace.GoNotExist || undetermined
 	if born != (to == trace.GoNotExist) {
@@ -144,16 +149,37 @@ func (t *Tiler) goroutine(ev *trace.Event, st trace.StateTransition, now int64) 
 			t.running.put(id, r)
 		}
 		*r = runSpan{proc: p, since: now, on: true}
-		if undetermined {
-			r.since = t.first
-		}
 		for len(t.procs) <= int(p) {
 			t.procs = append(t.procs, nil)
 		}
 		if t.procs[p] == nil {
 			t.procs[p] = new(series)
 		}
+		if undetermined {
+			t.head(int(p), now)
+		}
 	}
+}
+
+// A headSpan is [from, to) of a P's lane, or of goroutines alive if lane
+// is -1, that a goroutine's first state tells of.
+type headSpan struct {
+	lane     int
+	from, to int64
+}
+
+// head counts a goroutine on lane (a P, or -1 for alive) from the first
+// event to now, or notes it in heads.
+func (t *Tiler) head(lane int, now int64) {
+	if t.deferHeads {
+		t.heads = append(t.heads, headSpan{lane, t.first, now})
+		return
+	}
+	c := &t.aliveNs
+	if lane >= 0 {
+		c = t.procs[lane]
+	}
+	t.spread(c, max(t.first, t.told), now, 1)
 }
 
 func (t *Tiler) band(ev *trace.Event, now int64) {
@@ -163,6 +189,9 @@ func (t *Tiler) band(ev *trace.Event, now int64) {
 		return
 	}
 	key := r.Name + "\x00" + r.Scope.String()
+	if ev.Kind() == trace.EventRangeActive { // under way since the events read began
+		now = t.first
+	}
 	if ev.Kind() != trace.EventRangeEnd {
 		if _, ok := t.open[key]; !ok && len(t.open) < 1024 {
 			t.open[key] = now
@@ -206,9 +235,6 @@ func (t *Tiler) addBand(bs []Band, from, to int64, name string) []Band {
 	if t.end > 0 {
 		to = min(to, t.end)
 	}
-	if t.clip > 0 {
-		to = min(to, t.clip)
-	}
 	if to < from {
 		return bs
 	}
@@ -228,9 +254,6 @@ func (t *Tiler) spread(c *series, from, to int64, v float64) {
 	from = max(from, t.start)
 	if t.end > 0 {
 		to = min(to, t.end)
-	}
-	if t.clip > 0 {
-		to = min(to, t.clip)
 	}
 	if to <= from || v == 0 {
 		return

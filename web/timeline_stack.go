@@ -43,7 +43,8 @@ func (s *TraceServer) stack(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("stack: URL parameters t=%q p=%q: want a time in nanoseconds and a P number", q.Get("t"), q.Get("p")), http.StatusBadRequest)
 		return
 	}
-	f := &stackFinder{origin: s.ix.Origin(), cur: trace.NoGoroutine, proc: trace.ProcID(p), at: s.ix.Origin() + trace.Time(at), ans: stackAnswer{Proc: p, AtNs: at, UntilNs: -1}}
+	told := s.ix.Origin() + trace.Time(s.ix.ToldFrom(time.Duration(at), time.Duration(at+1)))
+	f := &stackFinder{origin: s.ix.Origin(), told: told, cur: trace.NoGoroutine, proc: trace.ProcID(p), at: s.ix.Origin() + trace.Time(at), ans: stackAnswer{Proc: p, AtNs: at, UntilNs: -1}}
 	s.read.Lock()
 	_, err := s.ix.ReadWindow(s.r, time.Duration(at), time.Duration(at+1), f)
 	s.read.Unlock()
@@ -73,6 +74,7 @@ type stackFinder struct {
 	frozen  bool // at has passed: cur is the answer
 	seen    bool // an event
 	first   trace.Time
+	told    trace.Time // from when the events read tell what goroutines do (Index.ToldFrom)
 	done    bool
 	ans     stackAnswer
 }
@@ -100,7 +102,7 @@ func (f *stackFinder) Event(ev *trace.Event) {
 	case !f.frozen && to == trace.GoRunning && from != trace.GoRunning && ev.Proc() == f.proc:
 		f.cur, f.since, f.resumed = id, ev.Time(), stackOf(ev, st)
 		if undetermined {
-			f.since = f.first
+			f.since = max(f.first, f.told)
 		}
 	case id == f.cur && f.cur != trace.NoGoroutine && from == trace.GoRunning && to != trace.GoRunning:
 		if !f.frozen {
