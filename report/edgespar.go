@@ -21,6 +21,12 @@ func (ix *index) computeKeptEdges(kept []bool, role []uint8) *edgeList {
 	parallel.Run(parts, func(k, lo, hi int) {
 		lists[k], tabs[k] = ix.edgesOf(kept, role, lo, hi)
 	})
+	return mergeEdges(lists, tabs)
+}
+
+// mergeEdges adds up the edges of parts of the samples, each found by its
+// table, into the first part's list.
+func mergeEdges(lists []*edgeList, tabs []*edgeTable) *edgeList {
 	edges, tab := lists[0], tabs[0]
 	for _, l := range lists[1:] {
 		for i := range l.n {
