@@ -84,7 +84,7 @@ func (r *run) buildDot() *dotGraph {
 	// Each rebuild sorts by entropy on all its edges, then drops those
 	// under edgeCut (pprof's trimEdges after sortEntropy): rebuild leaves
 	// them out of the maps from the start and counts them.
-	b := dotBuild{r: r, tagUnit: tagUnit, edgeCut: edgeCut}
+	b := dotBuild{r: r, tagUnit: tagUnit, nodeCut: nodeCut, edgeCut: edgeCut}
 	g, byID, dropped := b.rebuild(dg, keep, nil)
 	dg.origCount = len(g)
 	dg.sortEntropy(g)
@@ -112,8 +112,9 @@ func (r *run) buildDot() *dotGraph {
 type dotBuild struct {
 	r       *run
 	tagUnit string
-	edgeCut int64
-	stacks  keptStacks
+	// nodeCut and edgeCut are -nodefraction's and -edgefraction's.
+	nodeCut, edgeCut int64
+	stacks           keptStacks
 }
 
 // rebuild makes the graph of the nodes in keep (all nodes if nil): their
@@ -170,7 +171,7 @@ func (b *dotBuild) rebuild(dg *dotGraph, keep []int32, tagsOf []*dotNode) (g, by
 			}
 		}
 		if b.stacks != nil {
-			dg.addTagsFrom(b.r, b.stacks, byID, b.tagUnit)
+			dg.addTagsFrom(b.r, b.stacks, byID, b.tagUnit, b.nodeCut)
 		} else {
 			dg.addTags(b.r, byID, kept, b.tagUnit)
 		}

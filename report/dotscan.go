@@ -224,37 +224,3 @@ func (p *keptPart) edges(ix *index, kept []bool) (*edgeList, *edgeTable) {
 	}
 	return edges, tab
 }
-
-// addTagsFrom is addTags reading the kept stacks: byID holds exactly the
-// nodes the stacks keep.
-func (dg *dotGraph) addTagsFrom(r *run, ks keptStacks, byID []*dotNode, unit string) {
-	ix := dg.ix
-	numUnit := r.numUnits["bytes"]
-	stamp := make([]int32, len(ix.infos))
-	for _, p := range ks {
-		for si := p.lo; si < p.hi; si++ {
-			ents := p.ents[p.start[si-p.lo]:p.start[si-p.lo+1]]
-			if len(ents) == 0 {
-				continue
-			}
-			s := ix.samples[si]
-			labels := joinLabels(s.Label)
-			bytes := s.NumLabel["bytes"]
-			if labels == "" && len(bytes) == 0 {
-				continue
-			}
-			w, dw := ix.weight(si)
-			mark := int32(si + 1)
-			for _, en := range ents {
-				id := en & entNode
-				if stamp[id] != mark {
-					stamp[id] = mark
-					byID[id].addTags(labels, bytes, numUnit, unit, w, dw, false)
-				}
-			}
-			if p.leafKept[si-p.lo] {
-				byID[ents[len(ents)-1]&entNode].addTags(labels, bytes, numUnit, unit, w, dw, true)
-			}
-		}
-	}
-}
