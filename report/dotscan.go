@@ -41,10 +41,25 @@ func (ix *index) keptStacksOf(kept []bool) keptStacks {
 	if lk == nil {
 		return nil
 	}
+	// Kept nodes per sample, from the values: room for the entries, so
+	// that appends need not copy them.
+	var keptCum, total float64
+	for id, k := range kept {
+		if k {
+			keptCum += math.Abs(float64(ix.stats.cum[id]))
+		}
+	}
+	for _, w := range ix.w {
+		total += math.Abs(float64(w))
+	}
+	perSample := 0.0
+	if total > 0 {
+		perSample = min(keptCum/total*1.1, 64)
+	}
 	parts := parallel.Split(len(ix.w), parallelMin)
 	ks := make(keptStacks, len(parts))
 	parallel.Run(parts, func(k, lo, hi int) {
-		ks[k] = ix.keptPartOf(lk, lo, hi)
+		ks[k] = ix.keptPartOf(lk, lo, hi, int(perSample*float64(hi-lo)))
 	})
 	return ks
 }
@@ -114,9 +129,9 @@ func (ix *index) locKept(kept []bool) *locKept {
 	return lk
 }
 
-func (ix *index) keptPartOf(lk *locKept, lo, hi int) keptPart {
+func (ix *index) keptPartOf(lk *locKept, lo, hi, room int) keptPart {
 	p := keptPart{lo: lo, hi: hi, start: make([]int, hi-lo+1), leafKept: make([]bool, hi-lo)}
-	var ents []uint32
+	ents := make([]uint32, 0, room)
 	for si := lo; si < hi; si++ {
 		p.start[si-lo] = len(ents)
 		w, dw := ix.weight(si)

@@ -40,30 +40,33 @@ type tagKey struct{ node, label, name int32 }
 // the value of its first sample (in order, nodes from the root), as
 // there.
 func (dg *dotGraph) addTagsFrom(r *run, ks keptStacks, byID []*dotNode, unit string, cut int64) {
-	ix := dg.ix
-	numUnit := r.numUnits["bytes"]
-	var sets []tagSet
-	setIDs := map[string]int32{}
-	labels, names := newInterner(), newInterner()
+	tb := &tagBuild{ix: dg.ix, numUnit: r.numUnits["bytes"], unit: unit,
+		setIDs: map[string]int32{}, labels: newInterner(), names: newInterner()}
+	sampleSets := tb.findSets(ks)
+	tb.sum(ks, sampleSets, byID)
+	tb.makeTags(byID, cut)
+}
+
+// tagBuild holds addTagsFrom's work.
+type tagBuild struct {
+	ix            *index
+	numUnit, unit string
+	sets          []tagSet
+	setIDs        map[string]int32 // by labels and byte sizes
+	labels, names *interner
+	sums          []tagSum // in the order of their first sample
+}
+
+// findSets returns the set of each sample that adds tags, -1 for others.
+func (tb *tagBuild) findSets(ks keptStacks) []int32 {
+	ix := tb.ix
+	sampleSets := make([]int32, len(ix.w))
 	var key []byte
-	sumIDs := map[uint64]int32{}
-	var sums []tagSum
-	sumOf := func(n, set int32) *tagSum {
-		k := uint64(uint32(n))<<32 | uint64(uint32(set))
-		i, ok := sumIDs[k]
-		if !ok {
-			i = int32(len(sums))
-			sumIDs[k] = i
-			sums = append(sums, tagSum{node: n, set: set})
-		}
-		return &sums[i]
-	}
-	stamp := make([]int32, len(ix.infos))
 	for _, p := range ks {
 		for si := p.lo; si < p.hi; si++ {
-			ents := p.ents[p.start[si-p.lo]:p.start[si-p.lo+1]]
-			if len(ents) == 0 {
-				continue
+			sampleSets[si] = -1
+			if p.start[si-p.lo] == p.start[si-p.lo+1] {
+				continue // no kept node
 			}
 			s := ix.samples[si]
 			ls := joinLabels(s.Label)
@@ -76,16 +79,71 @@ func (dg *dotGraph) addTagsFrom(r *run, ks keptStacks, byID []*dotNode, unit str
 			for _, v := range bytes {
 				key = binary.AppendVarint(key, v)
 			}
-			set, ok := setIDs[string(key)]
+			set, ok := tb.setIDs[string(key)]
 			if !ok {
-				set = int32(len(sets))
-				setIDs[string(key)] = set
-				ts := tagSet{labels: ls, bytes: bytes, label: labels.id(ls), names: make([]int32, len(bytes))}
+				set = int32(len(tb.sets))
+				tb.setIDs[string(key)] = set
+				ts := tagSet{labels: ls, bytes: bytes, label: tb.labels.id(ls), names: make([]int32, len(bytes))}
 				for i, v := range bytes {
-					ts.names[i] = names.id(scaledLabel(v, numUnit, unit))
+					ts.names[i] = tb.names.id(scaledLabel(v, tb.numUnit, tb.unit))
 				}
-				sets = append(sets, ts)
+				tb.sets = append(tb.sets, ts)
 			}
+			sampleSets[si] = set
+		}
+	}
+	return sampleSets
+}
+
+// maxTagCells bounds the table of sums by node and set; beyond, a map.
+const maxTagCells = 1 << 22
+
+// sum sums the samples of each set through each node, once per sample,
+// and the flat values of their leaves.
+func (tb *tagBuild) sum(ks keptStacks, sampleSets []int32, byID []*dotNode) {
+	ix := tb.ix
+	rank := make([]int32, len(byID))
+	k := int32(0)
+	for id, n := range byID {
+		if n != nil {
+			rank[id] = k
+			k++
+		}
+	}
+	nsets := int32(len(tb.sets))
+	var dense []int32 // sum index + 1 by node rank and set
+	if int64(k)*int64(nsets) <= maxTagCells {
+		dense = make([]int32, k*nsets)
+	}
+	sparse := map[int64]int32{}
+	sumOf := func(n, set int32) *tagSum {
+		var i int32
+		if dense != nil {
+			c := rank[n]*nsets + set
+			if i = dense[c] - 1; i < 0 {
+				i = int32(len(tb.sums))
+				dense[c] = i + 1
+				tb.sums = append(tb.sums, tagSum{node: n, set: set})
+			}
+			return &tb.sums[i]
+		}
+		c := int64(rank[n])*int64(nsets) + int64(set)
+		i, ok := sparse[c]
+		if !ok {
+			i = int32(len(tb.sums))
+			sparse[c] = i
+			tb.sums = append(tb.sums, tagSum{node: n, set: set})
+		}
+		return &tb.sums[i]
+	}
+	stamp := make([]int32, len(ix.infos))
+	for _, p := range ks {
+		for si := p.lo; si < p.hi; si++ {
+			set := sampleSets[si]
+			if set < 0 {
+				continue
+			}
+			ents := p.ents[p.start[si-p.lo]:p.start[si-p.lo+1]]
 			w, dw := ix.weight(si)
 			mark := int32(si + 1)
 			for _, en := range ents {
@@ -103,28 +161,41 @@ func (dg *dotGraph) addTagsFrom(r *run, ks keptStacks, byID []*dotNode, unit str
 			}
 		}
 	}
-	// The tags, each with its first sample's value.
-	tagIDs := map[tagKey]int32{}
-	var tags []tagSum // node, and set for the value
-	value := func(t *tagSum, k tagKey) int64 {
-		if k.name < 0 {
-			return 0
-		}
-		ts := &sets[t.set]
-		return ts.bytes[slices.Index(ts.names, k.name)]
+}
+
+// makeTags adds to the nodes the tags the sums make, but those trimTags
+// would drop at cut.
+func (tb *tagBuild) makeTags(byID []*dotNode, cut int64) {
+	keep := func(t *tagSum) bool { return abs64(t.flat) >= cut || abs64(t.cum) >= cut }
+	noBytes := true
+	for i := range tb.sets {
+		noBytes = noBytes && len(tb.sets[i].bytes) == 0
 	}
+	if noBytes { // a set is its labels, a sum a tag
+		for i := range tb.sums {
+			if t := &tb.sums[i]; keep(t) {
+				tb.addTag(byID, t, tagKey{t.node, tb.sets[t.set].label, -1})
+			}
+		}
+		return
+	}
+	// A tag sums the sets of its labels (and byte size's name).
+	ids := map[tagKey]int32{}
+	var keys []tagKey
+	var tags []tagSum // node, and set for the value: its first sum's
 	addTo := func(k tagKey, t *tagSum) {
-		i, ok := tagIDs[k]
+		i, ok := ids[k]
 		if !ok {
 			i = int32(len(tags))
-			tagIDs[k] = i
+			ids[k] = i
+			keys = append(keys, k)
 			tags = append(tags, tagSum{node: t.node, set: t.set})
 		}
 		tags[i].add(t)
 	}
-	for i := range sums {
-		t := &sums[i]
-		ts := &sets[t.set]
+	for i := range tb.sums {
+		t := &tb.sums[i]
+		ts := &tb.sets[t.set]
 		if ts.labels != "" {
 			addTo(tagKey{t.node, ts.label, -1}, t)
 		}
@@ -132,27 +203,31 @@ func (dg *dotGraph) addTagsFrom(r *run, ks keptStacks, byID []*dotNode, unit str
 			addTo(tagKey{t.node, ts.label, name}, t)
 		}
 	}
-	for k, i := range tagIDs {
-		t := &tags[i]
-		if abs64(t.flat) < cut && abs64(t.cum) < cut {
-			continue
+	for i := range tags {
+		if keep(&tags[i]) {
+			tb.addTag(byID, &tags[i], keys[i])
 		}
-		n := byID[k.node]
-		ls := labels.names[k.label]
-		d := &dotTag{flat: t.flat, flatDiv: t.flatDiv, cum: t.cum, cumDiv: t.cumDiv}
-		if k.name < 0 {
-			d.name = ls
-			n.labelTags[ls] = d
-			continue
-		}
-		d.name, d.unit, d.value = names.names[k.name], numUnit, value(t, k)
-		nt := n.numTags[ls]
-		if nt == nil {
-			nt = map[string]*dotTag{}
-			n.numTags[ls] = nt
-		}
-		nt[d.name] = d
 	}
+}
+
+// addTag adds the tag of key k, of sums t, to its node.
+func (tb *tagBuild) addTag(byID []*dotNode, t *tagSum, k tagKey) {
+	n := byID[k.node]
+	ls := tb.labels.names[k.label]
+	d := &dotTag{flat: t.flat, flatDiv: t.flatDiv, cum: t.cum, cumDiv: t.cumDiv}
+	if k.name < 0 {
+		d.name = ls
+		n.labelTags[ls] = d
+		return
+	}
+	ts := &tb.sets[t.set]
+	d.name, d.unit, d.value = tb.names.names[k.name], tb.numUnit, ts.bytes[slices.Index(ts.names, k.name)]
+	nt := n.numTags[ls]
+	if nt == nil {
+		nt = map[string]*dotTag{}
+		n.numTags[ls] = nt
+	}
+	nt[d.name] = d
 }
 
 // An interner numbers strings.
