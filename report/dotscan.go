@@ -31,10 +31,14 @@ const (
 	entNode     = 1<<30 - 1
 )
 
+// maxKeptNodes is the most nodes an index may have for kept stacks: their
+// IDs must fit an entry (tests lower it to check the frames' path).
+var maxKeptNodes = entNode
+
 // keptStacksOf records the kept nodes of every sample's stack, or returns
 // nil if node IDs do not fit an entry.
 func (ix *index) keptStacksOf(kept []bool) keptStacks {
-	if len(ix.infos) > entNode {
+	if len(ix.infos) > maxKeptNodes {
 		return nil
 	}
 	lk := ix.locKept(kept)

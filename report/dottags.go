@@ -96,7 +96,7 @@ func (tb *tagBuild) findSets(ks keptStacks) []int32 {
 }
 
 // maxTagCells bounds the table of sums by node and set; beyond, a map.
-const maxTagCells = 1 << 22
+var maxTagCells = 1 << 22
 
 // sum sums the samples of each set through each node, once per sample,
 // and the flat values of their leaves.
@@ -112,7 +112,7 @@ func (tb *tagBuild) sum(ks keptStacks, sampleSets []int32, byID []*dotNode) {
 	}
 	nsets := int32(len(tb.sets))
 	var dense []int32 // sum index + 1 by node rank and set
-	if int64(k)*int64(nsets) <= maxTagCells {
+	if int64(k)*int64(nsets) <= int64(maxTagCells) {
 		dense = make([]int32, k*nsets)
 	}
 	sparse := map[int64]int32{}

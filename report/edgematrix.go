@@ -35,7 +35,7 @@ func (b bitset) or(o bitset) {
 
 // maxMatrixBytes bounds the weight matrices of all the parts together;
 // larger sets of kept nodes use edge tables.
-const maxMatrixBytes = 64 << 20
+var maxMatrixBytes = 64 << 20
 
 // matrixEdges computes edges as keptStacks.edges does, with one matrix
 // per part, or returns nil if the matrices would exceed maxMatrixBytes.
