@@ -88,6 +88,7 @@ func (r *run) buildDot() *dotGraph {
 	g, byID, dropped := b.rebuild(dg, keep, nil)
 	dg.origCount = len(g)
 	dg.sortEntropy(g)
+	b.addTags(dg, g, byID)
 	if c := r.o.NodeCount; c > 0 {
 		trimTags(g, nodeCut)
 		dropped = 0 // a second trim of the same graph drops nothing
@@ -115,14 +116,16 @@ type dotBuild struct {
 	// nodeCut and edgeCut are -nodefraction's and -edgefraction's.
 	nodeCut, edgeCut int64
 	stacks           keptStacks
+	kept             []bool // the first rebuild's nodes (nil: all)
 }
 
 // rebuild makes the graph of the nodes in keep (all nodes if nil): their
-// values, the edges between them (residual across the others) and their
-// tags, taken from tagsOf (a larger graph's nodes by ID, which give them
-// up) when it is not nil: a node's tags depend only on the samples through
-// it and, for flat tags, on its being their leaf, whichever other nodes
-// are kept. Each node's entropy score is computed on all its edges; the
+// values, the edges between them (residual across the others) and, when
+// tagsOf is not nil, their tags, taken from tagsOf (a larger graph's nodes
+// by ID, which give them up): a node's tags depend only on the samples
+// through it and, for flat tags, on its being their leaf, whichever other
+// nodes are kept. Without tagsOf, the first rebuild, addTags adds them
+// later. Each node's entropy score is computed on all its edges; the
 // edges into graph nodes under b.edgeCut are then left out (as pprof's
 // trimEdges does) and counted in dropped. It returns the graph and its
 // nodes by ID.
@@ -164,23 +167,10 @@ func (b *dotBuild) rebuild(dg *dotGraph, keep []int32, tagsOf []*dotNode) (g, by
 	edges := b.edges(dg, kept, tagsOf == nil)
 	scoreNodes(g, byID, edges)
 	dropped = linkNodes(byID, edges, b.edgeCut)
-	if tagsOf == nil {
-		for _, n := range byID {
-			if n != nil {
-				n.labelTags, n.numTags = map[string]*dotTag{}, map[string]map[string]*dotTag{}
-			}
-		}
-		if b.stacks != nil {
-			dg.addTagsFrom(b.r, b.stacks, byID, b.tagUnit, b.nodeCut)
-		} else {
-			dg.addTags(b.r, byID, kept, b.tagUnit)
-		}
-		return g, byID, dropped
-	}
 	for id, n := range byID {
 		switch {
 		case n == nil:
-		case tagsOf[id] != nil:
+		case tagsOf != nil && tagsOf[id] != nil:
 			n.labelTags, n.numTags = tagsOf[id].labelTags, tagsOf[id].numTags
 		default:
 			n.labelTags, n.numTags = map[string]*dotTag{}, map[string]map[string]*dotTag{}
@@ -194,8 +184,11 @@ func (b *dotBuild) rebuild(dg *dotGraph, keep []int32, tagsOf []*dotNode) (g, by
 // has recorded them, else from the samples' frames.
 func (b *dotBuild) edges(dg *dotGraph, kept []bool, first bool) *edgeList {
 	ix := dg.ix
-	if kept != nil && first {
-		b.stacks = ix.keptStacksOf(kept)
+	if first {
+		b.kept = kept
+		if kept != nil {
+			b.stacks = ix.keptStacksOf(kept)
+		}
 	}
 	if kept != nil && b.stacks != nil {
 		return b.stacks.edges(ix, kept)
@@ -258,10 +251,30 @@ func linkNodes(byID []*dotNode, edges *edgeList, cut int64) (dropped int) {
 	return dropped
 }
 
+// addTags adds the tags of the first rebuild's graph g (in entropy order)
+// to the nodes -nodecount may show: the first NodeCount, as selectTop
+// reads no further and the nodes it keeps are among them (all with no
+// -nodecount).
+func (b *dotBuild) addTags(dg *dotGraph, g, byID []*dotNode) {
+	var want []bool
+	if c := b.r.o.NodeCount; c > 0 && c < len(g) {
+		want = make([]bool, len(byID))
+		for _, n := range g[:c] {
+			want[n.id] = true
+		}
+	}
+	if b.stacks != nil {
+		dg.addTagsFrom(b.r, b.stacks, byID, want, b.tagUnit, b.nodeCut)
+	} else {
+		dg.addTags(b.r, byID, b.kept, want, b.tagUnit)
+	}
+}
+
 // addTags adds every sample's labels and "bytes" numeric labels to the
-// tags of the kept nodes on its stack, as pprof's graph does: to each
-// node's cumulative tags once per sample, and to the leaf's flat tags.
-func (dg *dotGraph) addTags(r *run, byID []*dotNode, kept []bool, unit string) {
+// tags of the kept nodes on its stack (those in want, if not nil), as
+// pprof's graph does: to each node's cumulative tags once per sample, and
+// to the leaf's flat tags.
+func (dg *dotGraph) addTags(r *run, byID []*dotNode, kept, want []bool, unit string) {
 	ix := dg.ix
 	numUnit := r.numUnits["bytes"]
 	stamp := make([]int32, len(ix.infos))
@@ -291,13 +304,16 @@ func (dg *dotGraph) addTags(r *run, byID []*dotNode, kept []bool, unit string) {
 					continue
 				}
 				leaf, leafSet = n, true
+				if want != nil && !want[id] {
+					continue
+				}
 				if stamp[id] != mark {
 					stamp[id] = mark
 					n.addTags(labels, bytes, numUnit, unit, w, dw, false)
 				}
 			}
 		}
-		if leafSet && leaf != nil {
+		if leafSet && leaf != nil && (want == nil || want[leaf.id]) {
 			leaf.addTags(labels, bytes, numUnit, unit, w, dw, true)
 		}
 	}

@@ -36,14 +36,15 @@ func (t *tagSum) add(o *tagSum) {
 type tagKey struct{ node, label, name int32 }
 
 // addTagsFrom is addTags reading the kept stacks, then trimTags at cut:
-// byID holds exactly the nodes the stacks keep. A tag of byte sizes keeps
+// byID holds exactly the nodes the stacks keep; only those in want (all
+// if nil) get tags. A tag of byte sizes keeps
 // the value of its first sample (in order, nodes from the root), as
 // there.
-func (dg *dotGraph) addTagsFrom(r *run, ks keptStacks, byID []*dotNode, unit string, cut int64) {
+func (dg *dotGraph) addTagsFrom(r *run, ks keptStacks, byID []*dotNode, want []bool, unit string, cut int64) {
 	tb := &tagBuild{ix: dg.ix, numUnit: r.numUnits["bytes"], unit: unit,
 		setIDs: map[string]int32{}, labels: newInterner(), names: newInterner()}
 	sampleSets := tb.findSets(ks)
-	tb.sum(ks, sampleSets, byID)
+	tb.sum(ks, sampleSets, byID, want)
 	tb.makeTags(byID, cut)
 }
 
@@ -98,14 +99,15 @@ func (tb *tagBuild) findSets(ks keptStacks) []int32 {
 // maxTagCells bounds the table of sums by node and set; beyond, a map.
 var maxTagCells = 1 << 22
 
-// sum sums the samples of each set through each node, once per sample,
-// and the flat values of their leaves.
-func (tb *tagBuild) sum(ks keptStacks, sampleSets []int32, byID []*dotNode) {
+// sum sums the samples of each set through each node (in want, if not
+// nil), once per sample, and the flat values of their leaves.
+func (tb *tagBuild) sum(ks keptStacks, sampleSets []int32, byID []*dotNode, want []bool) {
 	ix := tb.ix
 	rank := make([]int32, len(byID))
 	k := int32(0)
 	for id, n := range byID {
-		if n != nil {
+		rank[id] = -1
+		if n != nil && (want == nil || want[id]) {
 			rank[id] = k
 			k++
 		}
@@ -147,15 +149,15 @@ func (tb *tagBuild) sum(ks keptStacks, sampleSets []int32, byID []*dotNode) {
 			w, dw := ix.weight(si)
 			mark := int32(si + 1)
 			for _, en := range ents {
-				if n := int32(en & entNode); stamp[n] != mark {
+				if n := int32(en & entNode); rank[n] >= 0 && stamp[n] != mark {
 					stamp[n] = mark
 					t := sumOf(n, set)
 					t.cum += w
 					t.cumDiv += dw
 				}
 			}
-			if p.leafKept[si-p.lo] {
-				t := sumOf(int32(ents[len(ents)-1]&entNode), set)
+			if leaf := int32(ents[len(ents)-1] & entNode); p.leafKept[si-p.lo] && rank[leaf] >= 0 {
+				t := sumOf(leaf, set)
 				t.flat += w
 				t.flatDiv += dw
 			}
