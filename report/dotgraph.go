@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/perflab/perflab/internal/parallel"
 )
 
 // A dotGraph is the graph of pprof's -dot output: pprof builds it as the
@@ -423,11 +425,15 @@ func scoreNodes(g, byID []*dotNode, edges *edgeList) {
 			outNext[e.src]++
 		}
 	}
-	for _, n := range g {
-		in := ws[inStart[n.id]:inStart[n.id+1]]
-		out := ws[m+outStart[n.id] : m+outStart[n.id+1]]
-		n.score = entropyScore(in, out, n.flat, n.cum)
-	}
+	// Sorting each node's weights is most of the work: split between
+	// goroutines when there are many.
+	parallel.Run(parallel.Split(len(g), 256), func(_, lo, hi int) {
+		for _, n := range g[lo:hi] {
+			in := ws[inStart[n.id]:inStart[n.id+1]]
+			out := ws[m+outStart[n.id] : m+outStart[n.id+1]]
+			n.score = entropyScore(in, out, n.flat, n.cum)
+		}
+	})
 }
 
 // entropyScore is the score of a node with edge weights in and out (put
