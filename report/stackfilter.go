@@ -2,8 +2,10 @@ package report
 
 import (
 	"regexp"
+	"slices"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/parallel"
 )
 
 // A stackFilter applies -focus, -ignore, -hide, -show and -show_from as
@@ -118,7 +120,22 @@ func (f *stackFilter) markShowFrom(re *regexp.Regexp) (matched bool) {
 }
 
 // samples returns the samples the name filters keep and their stacks.
+// Large profiles are split between goroutines.
 func (f *stackFilter) samples(in []*profile.Sample) ([]*profile.Sample, [][]*profile.Location) {
+	parts := parallel.Split(len(in), parallelMin)
+	outs := make([][]*profile.Sample, len(parts))
+	stacks := make([][][]*profile.Location, len(parts))
+	parallel.Run(parts, func(k, lo, hi int) {
+		outs[k], stacks[k] = f.samplesOf(in[lo:hi])
+	})
+	if len(parts) == 1 {
+		return outs[0], stacks[0]
+	}
+	return slices.Concat(outs...), slices.Concat(stacks...)
+}
+
+// samplesOf is samples for one goroutine's share.
+func (f *stackFilter) samplesOf(in []*profile.Sample) ([]*profile.Sample, [][]*profile.Location) {
 	out := make([]*profile.Sample, 0, len(in))
 	stacks := make([][]*profile.Location, 0, len(in))
 	var arena []*profile.Location
