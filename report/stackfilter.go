@@ -2,7 +2,6 @@ package report
 
 import (
 	"regexp"
-	"slices"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/internal/parallel"
@@ -120,24 +119,30 @@ func (f *stackFilter) markShowFrom(re *regexp.Regexp) (matched bool) {
 }
 
 // samples returns the samples the name filters keep and their stacks.
-// Large profiles are split between goroutines.
+// Large profiles are split between goroutines, each writing its share's
+// from the share's start; the shares are then moved together.
 func (f *stackFilter) samples(in []*profile.Sample) ([]*profile.Sample, [][]*profile.Location) {
+	out := make([]*profile.Sample, len(in))
+	stacks := make([][]*profile.Location, len(in))
 	parts := parallel.Split(len(in), parallelMin)
-	outs := make([][]*profile.Sample, len(parts))
-	stacks := make([][][]*profile.Location, len(parts))
+	counts := make([]int, len(parts))
 	parallel.Run(parts, func(k, lo, hi int) {
-		outs[k], stacks[k] = f.samplesOf(in[lo:hi])
+		counts[k] = f.samplesOf(in[lo:hi], out[lo:hi], stacks[lo:hi])
 	})
-	if len(parts) == 1 {
-		return outs[0], stacks[0]
+	n := 0
+	for k, p := range parts {
+		n += copy(out[n:], out[p[0]:p[0]+counts[k]])
+		copy(stacks[n-counts[k]:], stacks[p[0]:p[0]+counts[k]])
 	}
-	return slices.Concat(outs...), slices.Concat(stacks...)
+	clear(out[n:])
+	clear(stacks[n:])
+	return out[:n], stacks[:n]
 }
 
-// samplesOf is samples for one goroutine's share.
-func (f *stackFilter) samplesOf(in []*profile.Sample) ([]*profile.Sample, [][]*profile.Location) {
-	out := make([]*profile.Sample, 0, len(in))
-	stacks := make([][]*profile.Location, 0, len(in))
+// samplesOf writes the kept samples of in and their stacks to out and
+// stacks, from their start, and returns how many it kept.
+func (f *stackFilter) samplesOf(in, out []*profile.Sample, stacks [][]*profile.Location) int {
+	n := 0
 	var arena []*profile.Location
 	for _, s := range in {
 		locs := s.Location
@@ -145,13 +150,13 @@ func (f *stackFilter) samplesOf(in []*profile.Sample) ([]*profile.Sample, [][]*p
 			continue
 		}
 		if f.anyHidden {
-			// The kept locations of all samples share one array.
+			// The kept locations of the samples share one array.
 			if arena == nil {
-				n := 0
+				size := 0
 				for _, s := range in {
-					n += len(s.Location)
+					size += len(s.Location)
 				}
-				arena = make([]*profile.Location, 0, n)
+				arena = make([]*profile.Location, 0, size)
 			}
 			from := len(arena)
 			for _, l := range locs {
@@ -176,10 +181,10 @@ func (f *stackFilter) samplesOf(in []*profile.Sample) ([]*profile.Sample, [][]*p
 			}
 			locs = locs[:k+1]
 		}
-		out = append(out, s)
-		stacks = append(stacks, locs)
+		out[n], stacks[n] = s, locs
+		n++
 	}
-	return out, stacks
+	return n
 }
 
 // focused reports whether a stack has a focused location and no ignored one.
