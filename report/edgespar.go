@@ -2,9 +2,10 @@ package report
 
 import "github.com/perflab/perflab/internal/parallel"
 
-// computeKeptEdges is computeEdges for a chosen set of kept nodes (the
-// call graph's rebuilds, top's and tree's shown nodes), split between
-// goroutines on a large profile:
+// computeKeptEdges is computeEdges for a chosen set of kept nodes (top's
+// and tree's shown nodes; the call graph's rebuilds when they cannot read
+// kept stacks, see dotscan.go), split between goroutines on a large
+// profile:
 // the edges between kept nodes are few, so per-worker tables cost little
 // memory, unlike the whole graph's. The parts are merged as one scan
 // would have summed them: weights add up, an edge is residual if any
