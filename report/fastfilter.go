@@ -30,17 +30,28 @@ func filtered(p *profile.Profile, o *Options, units map[string]string) (*profile
 		c.Location[i] = &locs[i]
 	}
 	li := newLocIndex(p.Location)
-	start := make([]int, len(stacks)+1) // stack i is arena[start[i]:start[i+1]]
+	// Each stack gets the filtered copies of its locations: in place when
+	// the filter made it (-hide, -show thin stacks into an array of their
+	// own), else in a new array (stacks that are, or are cut from, the
+	// sample's own: -show_from, or no location wholly hidden).
+	start := make([]int, len(stacks)+1) // stack i's new array is arena[start[i]:start[i+1]]
 	for i, st := range stacks {
-		start[i+1] = start[i] + len(st)
+		n := 0
+		if own := samples[i].Location; len(st) > 0 && len(own) > 0 && &st[0] == &own[0] {
+			n = len(st)
+		}
+		start[i+1] = start[i] + n
 	}
-	arena := make([]*profile.Location, start[len(stacks)]) // every stack in one array
+	arena := make([]*profile.Location, start[len(stacks)])
 	copies := make([]profile.Sample, len(samples))
 	c.Sample = make([]*profile.Sample, len(samples))
 	parallel.Run(parallel.Split(len(samples), parallelMin), func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			copies[i] = *samples[i]
-			st := arena[start[i]:start[i+1]:start[i+1]]
+			st := stacks[i]
+			if start[i+1] > start[i] {
+				st = arena[start[i]:start[i+1]:start[i+1]]
+			}
 			for k, l := range stacks[i] {
 				if j := li.get(l); j >= 0 {
 					st[k] = c.Location[j]
