@@ -1,7 +1,6 @@
 package report
 
 import (
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -26,6 +25,7 @@ type dotNode struct {
 	labelTags                  map[string]*dotTag
 	numTags                    map[string]map[string]*dotTag // by joined labels, then formatted value
 	in, out                    map[*dotNode]*dotEdge
+	score                      int64 // entropy score (scoreNodes)
 }
 
 func (n *dotNode) flatValue() int64 { return divide(n.flat, n.flatDiv) }
@@ -77,39 +77,58 @@ func (r *run) buildDot() *dotGraph {
 		keep = filterNodes(slices.Clone(all), func(id int32) bool { return abs64(st.cum[id]) >= nodeCut })
 		dg.dropped = len(all) - len(keep)
 	}
-	var g, byID []*dotNode
 	if len(keep) == len(all) {
-		g, byID = dg.rebuild(r, nil, tagUnit, nil)
-	} else {
-		g, byID = dg.rebuild(r, keep, tagUnit, nil)
+		keep = nil
 	}
+	// Each rebuild sorts by entropy on all its edges, then drops those
+	// under edgeCut (pprof's trimEdges after sortEntropy): rebuild leaves
+	// them out of the maps from the start and counts them.
+	b := dotBuild{r: r, tagUnit: tagUnit, nodeCut: nodeCut, edgeCut: edgeCut}
+	g, byID, dropped := b.rebuild(dg, keep, nil)
 	dg.origCount = len(g)
 	dg.sortEntropy(g)
+	b.addTags(dg, g, byID)
 	if c := r.o.NodeCount; c > 0 {
 		trimTags(g, nodeCut)
-		trimEdges(g, edgeCut)
+		dropped = 0 // a second trim of the same graph drops nothing
 		if top := selectTop(g, c); len(top) != len(g) {
 			// The top nodes' tags are those of the graph above,
 			// already cut at nodeCut: reuse them, not a pass over
 			// every sample.
-			g, _ = dg.rebuild(r, dotIDs(top), tagUnit, byID)
+			g, _, dropped = b.rebuild(dg, dotIDs(top), byID)
 			dg.sortEntropy(g)
 		}
 	}
 	trimTags(g, nodeCut)
-	dg.droppedEdges = trimEdges(g, edgeCut)
+	dg.droppedEdges = dropped
 	removeRedundantEdges(g, ix.names)
 	dg.nodes = g
 	return dg
 }
 
+// dotBuild holds what buildDot's rebuilds share: the settings and the
+// first rebuild's kept stacks, which the second reads in place of the
+// samples' frames.
+type dotBuild struct {
+	r       *run
+	tagUnit string
+	// nodeCut and edgeCut are -nodefraction's and -edgefraction's.
+	nodeCut, edgeCut int64
+	stacks           keptStacks
+	kept             []bool // the first rebuild's nodes (nil: all)
+}
+
 // rebuild makes the graph of the nodes in keep (all nodes if nil): their
-// values, the edges between them (residual across the others) and their
-// tags, taken from tagsOf (a larger graph's nodes by ID, which give them
-// up) when it is not nil: a node's tags depend only on the samples through
-// it and, for flat tags, on its being their leaf, whichever other nodes
-// are kept. It returns the graph and its nodes by ID.
-func (dg *dotGraph) rebuild(r *run, keep []int32, tagUnit string, tagsOf []*dotNode) (g, byID []*dotNode) {
+// values, the edges between them (residual across the others) and, when
+// tagsOf is not nil, their tags, taken from tagsOf (a larger graph's nodes
+// by ID, which give them up): a node's tags depend only on the samples
+// through it and, for flat tags, on its being their leaf, whichever other
+// nodes are kept. Without tagsOf, the first rebuild, addTags adds them
+// later. Each node's entropy score is computed on all its edges; the
+// edges into graph nodes under b.edgeCut are then left out (as pprof's
+// trimEdges does) and counted in dropped. It returns the graph and its
+// nodes by ID.
+func (b *dotBuild) rebuild(dg *dotGraph, keep []int32, tagsOf []*dotNode) (g, byID []*dotNode, dropped int) {
 	ix := dg.ix
 	st := ix.stats
 	var kept []bool
@@ -120,13 +139,22 @@ func (dg *dotGraph) rebuild(r *run, keep []int32, tagUnit string, tagsOf []*dotN
 		}
 	}
 	byID = make([]*dotNode, len(ix.infos))
+	count := len(ix.infos)
+	if kept != nil {
+		count = 0
+		for _, k := range kept {
+			if k {
+				count++
+			}
+		}
+	}
+	nodes := make([]dotNode, 0, count) // never grown: byID points into it
 	for id := range ix.infos {
 		if kept != nil && !kept[id] {
 			continue
 		}
-		n := &dotNode{id: int32(id), flat: st.flat[id], flatDiv: st.flatDiv[id], cum: st.cum[id], cumDiv: st.cumDiv[id],
-			labelTags: map[string]*dotTag{}, numTags: map[string]map[string]*dotTag{},
-			in: map[*dotNode]*dotEdge{}, out: map[*dotNode]*dotEdge{}}
+		nodes = append(nodes, dotNode{id: int32(id), flat: st.flat[id], flatDiv: st.flatDiv[id], cum: st.cum[id], cumDiv: st.cumDiv[id]})
+		n := &nodes[len(nodes)-1]
 		byID[id] = n
 		// A node whose values cancel out (in a diff) is left out of the
 		// graph but, as in pprof, keeps its edges: the nodes it calls or
@@ -135,37 +163,117 @@ func (dg *dotGraph) rebuild(r *run, keep []int32, tagUnit string, tagsOf []*dotN
 			g = append(g, n)
 		}
 	}
+	edges := b.edges(dg, kept, tagsOf == nil)
+	scoreNodes(g, byID, edges)
+	dropped = linkNodes(byID, edges, b.edgeCut)
+	for id, n := range byID {
+		switch {
+		case n == nil:
+		case tagsOf != nil && tagsOf[id] != nil:
+			n.labelTags, n.numTags = tagsOf[id].labelTags, tagsOf[id].numTags
+		default:
+			n.labelTags, n.numTags = map[string]*dotTag{}, map[string]map[string]*dotTag{}
+		}
+	}
+	return g, byID, dropped
+}
+
+// edges computes the edges between the kept nodes: from the kept stacks
+// when a first rebuild (first) of fewer than all nodes records them, or
+// has recorded them, else from the samples' frames.
+func (b *dotBuild) edges(dg *dotGraph, kept []bool, first bool) *edgeList {
+	ix := dg.ix
+	if first {
+		b.kept = kept
+		if kept != nil {
+			b.stacks = ix.keptStacksOf(kept)
+		}
+	}
+	if kept != nil && b.stacks != nil {
+		return b.stacks.edges(ix, kept)
+	}
 	role := make([]uint8, len(ix.infos))
 	for i := range role {
 		role[i] = needed
 	}
-	edges := ix.computeKeptEdges(kept, role)
-	for i := range edges.n {
-		e := edges.at(i)
+	return ix.computeKeptEdges(kept, role)
+}
+
+// linkNodes adds the edges between nodes of byID to their in and out
+// maps, but for those into a node of the graph (with a value) whose weight
+// is under cut, and returns how many it left out.
+func linkNodes(byID []*dotNode, edges *edgeList, cut int64) (dropped int) {
+	// linked says whether e goes in the maps, and whether cut drops it.
+	linked := func(e *edge) (ok, cutOff bool) {
 		src, dst := byID[e.src], byID[e.dst]
 		if src == nil || dst == nil {
+			return false, false
+		}
+		if abs64(e.w) < cut && (dst.cum != 0 || dst.flat != 0) {
+			return false, true
+		}
+		return true, false
+	}
+	in := make([]int32, len(byID))
+	out := make([]int32, len(byID))
+	n := 0
+	for i := range edges.n {
+		e := edges.at(i)
+		ok, cutOff := linked(e)
+		if cutOff {
+			dropped++
+		}
+		if ok {
+			in[e.dst]++
+			out[e.src]++
+			n++
+		}
+	}
+	for id, nd := range byID {
+		if nd != nil {
+			nd.in = make(map[*dotNode]*dotEdge, in[id])
+			nd.out = make(map[*dotNode]*dotEdge, out[id])
+		}
+	}
+	des := make([]dotEdge, 0, n) // never grown: the maps point into it
+	for i := range edges.n {
+		e := edges.at(i)
+		if ok, _ := linked(e); !ok {
 			continue
 		}
-		de := &dotEdge{src: src, dst: dst, w: e.w, wdiv: e.wdiv, residual: e.residual, inline: e.inline}
+		src, dst := byID[e.src], byID[e.dst]
+		des = append(des, dotEdge{src: src, dst: dst, w: e.w, wdiv: e.wdiv, residual: e.residual, inline: e.inline})
+		de := &des[len(des)-1]
 		src.out[dst] = de
 		dst.in[src] = de
 	}
-	if tagsOf == nil {
-		dg.addTags(r, byID, kept, tagUnit)
-		return g, byID
-	}
-	for id, n := range byID {
-		if n != nil && tagsOf[id] != nil {
-			n.labelTags, n.numTags = tagsOf[id].labelTags, tagsOf[id].numTags
+	return dropped
+}
+
+// addTags adds the tags of the first rebuild's graph g (in entropy order)
+// to the nodes -nodecount may show: the first NodeCount, as selectTop
+// reads no further and the nodes it keeps are among them (all with no
+// -nodecount).
+func (b *dotBuild) addTags(dg *dotGraph, g, byID []*dotNode) {
+	var want []bool
+	if c := b.r.o.NodeCount; c > 0 && c < len(g) {
+		want = make([]bool, len(byID))
+		for _, n := range g[:c] {
+			want[n.id] = true
 		}
 	}
-	return g, byID
+	if b.stacks != nil {
+		dg.addTagsFrom(b.r, b.stacks, byID, want, b.tagUnit, b.nodeCut)
+	} else {
+		dg.addTags(b.r, byID, b.kept, want, b.tagUnit)
+	}
 }
 
 // addTags adds every sample's labels and "bytes" numeric labels to the
-// tags of the kept nodes on its stack, as pprof's graph does: to each
-// node's cumulative tags once per sample, and to the leaf's flat tags.
-func (dg *dotGraph) addTags(r *run, byID []*dotNode, kept []bool, unit string) {
+// tags of the kept nodes on its stack (those in want, if not nil), as
+// pprof's graph does: to each node's cumulative tags once per sample, and
+// to the leaf's flat tags.
+func (dg *dotGraph) addTags(r *run, byID []*dotNode, kept, want []bool, unit string) {
 	ix := dg.ix
 	numUnit := r.numUnits["bytes"]
 	stamp := make([]int32, len(ix.infos))
@@ -195,13 +303,16 @@ func (dg *dotGraph) addTags(r *run, byID []*dotNode, kept []bool, unit string) {
 					continue
 				}
 				leaf, leafSet = n, true
+				if want != nil && !want[id] {
+					continue
+				}
 				if stamp[id] != mark {
 					stamp[id] = mark
 					n.addTags(labels, bytes, numUnit, unit, w, dw, false)
 				}
 			}
 		}
-		if leafSet && leaf != nil {
+		if leafSet && leaf != nil && (want == nil || want[leaf.id]) {
 			leaf.addTags(labels, bytes, numUnit, unit, w, dw, true)
 		}
 	}
@@ -257,79 +368,6 @@ func joinLabels(labels map[string][]string) string {
 	return strings.Join(out, `\n`)
 }
 
-// sortEntropy orders nodes by pprof's entropy score: nodes whose calls
-// branch or merge come before simple pass-throughs.
-func (dg *dotGraph) sortEntropy(g []*dotNode) {
-	score := make(map[*dotNode]int64, len(g))
-	for _, n := range g {
-		score[n] = entropyScore(n)
-	}
-	names := dg.ix.names
-	sort.Slice(g, func(i, j int) bool {
-		l, r := g[i], g[j]
-		if a, b := abs64(score[l]), abs64(score[r]); a != b {
-			return a > b
-		}
-		if li, ri := &dg.ix.infos[l.id], &dg.ix.infos[r.id]; l.id != r.id {
-			if li.Address != 0 && ri.Address != 0 && li.Address != ri.Address {
-				return li.Address < ri.Address
-			}
-			if names[l.id] != names[r.id] {
-				return names[l.id] < names[r.id]
-			}
-		}
-		if a, b := abs64(l.flat), abs64(r.flat); a != b {
-			return a > b
-		}
-		return infoString(&dg.ix.infos[l.id]) < infoString(&dg.ix.infos[r.id])
-	})
-}
-
-func entropyScore(n *dotNode) int64 {
-	score := 0.0
-	if len(n.in) == 0 {
-		score++
-	} else {
-		score += edgeEntropy(n.in, 0)
-	}
-	if len(n.out) == 0 {
-		score++
-	} else {
-		score += edgeEntropy(n.out, n.flat)
-	}
-	return int64(score*float64(n.cum)) + n.flat
-}
-
-// edgeEntropy is the entropy of the distribution of edges' weights (and
-// self, the node's own value).
-func edgeEntropy(edges map[*dotNode]*dotEdge, self int64) float64 {
-	// Sum in a fixed order: float addition is not associative, and pprof's
-	// own order is a map's, so ties at the last bit are left to chance.
-	ws := make([]int64, 0, len(edges))
-	for _, e := range edges {
-		ws = append(ws, e.w)
-	}
-	sort.Slice(ws, func(i, j int) bool { return ws[i] < ws[j] })
-	total := self
-	for _, w := range ws {
-		if w > 0 {
-			total += abs64(w)
-		}
-	}
-	score := 0.0
-	if total != 0 {
-		for _, w := range ws {
-			frac := float64(abs64(w)) / float64(total)
-			score += -frac * math.Log2(frac)
-		}
-		if self > 0 {
-			frac := float64(abs64(self)) / float64(total)
-			score += -frac * math.Log2(frac)
-		}
-	}
-	return score
-}
-
 // trimTags drops the tags under cut.
 func trimTags(g []*dotNode, cut int64) {
 	trim := func(m map[string]*dotTag) {
@@ -345,21 +383,6 @@ func trimTags(g []*dotNode, cut int64) {
 			trim(m)
 		}
 	}
-}
-
-// trimEdges drops the edges under cut and returns how many it dropped.
-func trimEdges(g []*dotNode, cut int64) int {
-	dropped := 0
-	for _, n := range g {
-		for src, e := range n.in {
-			if abs64(e.w) < cut {
-				delete(n.in, src)
-				delete(src.out, n)
-				dropped++
-			}
-		}
-	}
-	return dropped
 }
 
 // selectTop returns the first nodes of g up to count, each counting with

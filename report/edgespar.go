@@ -2,9 +2,10 @@ package report
 
 import "github.com/perflab/perflab/internal/parallel"
 
-// computeKeptEdges is computeEdges for a chosen set of kept nodes (the
-// call graph's rebuilds, top's and tree's shown nodes), split between
-// goroutines on a large profile:
+// computeKeptEdges is computeEdges for a chosen set of kept nodes (top's
+// and tree's shown nodes; the call graph's rebuilds when they cannot read
+// kept stacks, see dotscan.go), split between goroutines on a large
+// profile:
 // the edges between kept nodes are few, so per-worker tables cost little
 // memory, unlike the whole graph's. The parts are merged as one scan
 // would have summed them: weights add up, an edge is residual if any
@@ -21,6 +22,12 @@ func (ix *index) computeKeptEdges(kept []bool, role []uint8) *edgeList {
 	parallel.Run(parts, func(k, lo, hi int) {
 		lists[k], tabs[k] = ix.edgesOf(kept, role, lo, hi)
 	})
+	return mergeEdges(lists, tabs)
+}
+
+// mergeEdges adds up the edges of parts of the samples, each found by its
+// table, into the first part's list.
+func mergeEdges(lists []*edgeList, tabs []*edgeTable) *edgeList {
 	edges, tab := lists[0], tabs[0]
 	for _, l := range lists[1:] {
 		for i := range l.n {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/parallel"
 )
 
 // filtered returns p after o's filters, as applyFilters would leave it,
@@ -29,26 +30,38 @@ func filtered(p *profile.Profile, o *Options, units map[string]string) (*profile
 		c.Location[i] = &locs[i]
 	}
 	li := newLocIndex(p.Location)
-	n := 0
-	for _, st := range stacks {
-		n += len(st)
+	// Each stack gets the filtered copies of its locations: in place when
+	// the filter made it (-hide, -show thin stacks into an array of their
+	// own), else in a new array (stacks that are, or are cut from, the
+	// sample's own: -show_from, or no location wholly hidden).
+	start := make([]int, len(stacks)+1) // stack i's new array is arena[start[i]:start[i+1]]
+	for i, st := range stacks {
+		n := 0
+		if own := samples[i].Location; len(st) > 0 && len(own) > 0 && &st[0] == &own[0] {
+			n = len(st)
+		}
+		start[i+1] = start[i] + n
 	}
-	arena := make([]*profile.Location, n) // every stack in one array
+	arena := make([]*profile.Location, start[len(stacks)])
 	copies := make([]profile.Sample, len(samples))
 	c.Sample = make([]*profile.Sample, len(samples))
-	for i, s := range samples {
-		copies[i] = *s
-		st := arena[:len(stacks[i]):len(stacks[i])]
-		arena = arena[len(st):]
-		for k, l := range stacks[i] {
-			if j := li.get(l); j >= 0 {
-				st[k] = c.Location[j]
-			} else {
-				st[k] = l
+	parallel.Run(parallel.Split(len(samples), parallelMin), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			copies[i] = *samples[i]
+			st := stacks[i]
+			if start[i+1] > start[i] {
+				st = arena[start[i]:start[i+1]:start[i+1]]
 			}
+			for k, l := range stacks[i] {
+				if j := li.get(l); j >= 0 {
+					st[k] = c.Location[j]
+				} else {
+					st[k] = l
+				}
+			}
+			copies[i].Location = st
+			c.Sample[i] = &copies[i]
 		}
-		copies[i].Location = st
-		c.Sample[i] = &copies[i]
-	}
+	})
 	return c, nil
 }

@@ -78,14 +78,19 @@ func (ix *index) edgesOf(kept []bool, role []uint8, lo, hi int) (*edgeList, *edg
 		parent := int32(-1)
 		residual := false
 		locs := ix.samples[si].Location
+		var one [1]int32
 		for k := len(locs) - 1; k >= 0; k-- {
 			loc := ix.locs.get(locs[k])
 			if loc < 0 {
 				continue
 			}
-			outer := ix.locStart[loc+1] - 1
-			for j := outer; j >= ix.locStart[loc]; j-- {
-				n := ix.locNodes[j]
+			nodes := one[:]
+			if one[0] = ix.locOne[loc]; one[0] < 0 { // several nodes: inlined calls
+				nodes = ix.locNodes[ix.locStart[loc]:ix.locStart[loc+1]]
+			}
+			outer := len(nodes) - 1
+			for j := outer; j >= 0; j-- {
+				n := nodes[j]
 				if kept != nil && !kept[n] {
 					residual = true
 					continue

@@ -63,6 +63,7 @@ type index struct {
 
 	locStart []int32 // location i's nodes are locNodes[locStart[i]:locStart[i+1]]
 	locNodes []int32
+	locOne   []int32 // location i's node if it has one, else -1
 
 	samples []*profile.Sample
 	locs    *locIndex // position of each sample's locations
@@ -117,6 +118,13 @@ func newFrameIndex(p *profile.Profile, g granularity) *index {
 		ix.names[i] = ix.infos[i].printableName()
 	}
 	ix.locs = newLocIndex(p.Location)
+	ix.locOne = make([]int32, len(ix.locStart)-1)
+	for loc := range ix.locOne {
+		ix.locOne[loc] = -1
+		if ix.locStart[loc+1]-ix.locStart[loc] == 1 {
+			ix.locOne[loc] = ix.locNodes[ix.locStart[loc]]
+		}
+	}
 	return ix
 }
 
@@ -327,11 +335,25 @@ func (ix *index) scanSamples(samples []*profile.Sample, lo, hi int, li *locIndex
 		if ix.dw != nil {
 			ix.dw[si] = dw
 		}
+		if w == 0 && dw == 0 {
+			continue
+		}
 		mark := int32(si + 1)
 		leaf := int32(-1)
 		for _, l := range s.Location {
 			loc := li.get(l)
-			if loc < 0 || (w == 0 && dw == 0) {
+			if loc < 0 {
+				continue
+			}
+			if n := ix.locOne[loc]; n >= 0 { // most locations: one node
+				if leaf < 0 {
+					leaf = n
+				}
+				if stamp[n] != mark {
+					stamp[n] = mark
+					st.cum[n] += w
+					st.cumDiv[n] += dw
+				}
 				continue
 			}
 			nodes := ix.locNodes[ix.locStart[loc]:ix.locStart[loc+1]]

@@ -24,6 +24,7 @@ func BenchmarkRefine(b *testing.B) {
 		{"peek-focus", report.Peek, func(o *report.Options) { o.Focus, o.Symbol = "Compute", "Compute" }},
 		{"graph", report.Dot, func(o *report.Options) {}},
 		{"graph-focus", report.Dot, func(o *report.Options) { o.Focus = "Compute" }},
+		{"graph-hide", report.Dot, func(o *report.Options) { o.Hide = "Render" }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			o := report.DefaultOptions()

@@ -4,6 +4,7 @@ import (
 	"regexp"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/parallel"
 )
 
 // A stackFilter applies -focus, -ignore, -hide, -show and -show_from as
@@ -118,9 +119,30 @@ func (f *stackFilter) markShowFrom(re *regexp.Regexp) (matched bool) {
 }
 
 // samples returns the samples the name filters keep and their stacks.
+// Large profiles are split between goroutines, each writing its share's
+// from the share's start; the shares are then moved together.
 func (f *stackFilter) samples(in []*profile.Sample) ([]*profile.Sample, [][]*profile.Location) {
-	out := make([]*profile.Sample, 0, len(in))
-	stacks := make([][]*profile.Location, 0, len(in))
+	out := make([]*profile.Sample, len(in))
+	stacks := make([][]*profile.Location, len(in))
+	parts := parallel.Split(len(in), parallelMin)
+	counts := make([]int, len(parts))
+	parallel.Run(parts, func(k, lo, hi int) {
+		counts[k] = f.samplesOf(in[lo:hi], out[lo:hi], stacks[lo:hi])
+	})
+	n := 0
+	for k, p := range parts {
+		n += copy(out[n:], out[p[0]:p[0]+counts[k]])
+		copy(stacks[n-counts[k]:], stacks[p[0]:p[0]+counts[k]])
+	}
+	clear(out[n:])
+	clear(stacks[n:])
+	return out[:n], stacks[:n]
+}
+
+// samplesOf writes the kept samples of in and their stacks to out and
+// stacks, from their start, and returns how many it kept.
+func (f *stackFilter) samplesOf(in, out []*profile.Sample, stacks [][]*profile.Location) int {
+	n := 0
 	var arena []*profile.Location
 	for _, s := range in {
 		locs := s.Location
@@ -128,13 +150,13 @@ func (f *stackFilter) samples(in []*profile.Sample) ([]*profile.Sample, [][]*pro
 			continue
 		}
 		if f.anyHidden {
-			// The kept locations of all samples share one array.
+			// The kept locations of the samples share one array.
 			if arena == nil {
-				n := 0
+				size := 0
 				for _, s := range in {
-					n += len(s.Location)
+					size += len(s.Location)
 				}
-				arena = make([]*profile.Location, 0, n)
+				arena = make([]*profile.Location, 0, size)
 			}
 			from := len(arena)
 			for _, l := range locs {
@@ -159,10 +181,10 @@ func (f *stackFilter) samples(in []*profile.Sample) ([]*profile.Sample, [][]*pro
 			}
 			locs = locs[:k+1]
 		}
-		out = append(out, s)
-		stacks = append(stacks, locs)
+		out[n], stacks[n] = s, locs
+		n++
 	}
-	return out, stacks
+	return n
 }
 
 // focused reports whether a stack has a focused location and no ignored one.
