@@ -134,27 +134,30 @@ func compareDot(t *testing.T, dir string, args []string) {
 	if bytes.Equal(got, want) {
 		return
 	}
-	runs := [][]byte{want}
-	for range 4 {
+	// pprof's random choices can leave perflab's variant out of a few
+	// runs (one in five runs, on a -diff_base whose residual edges tie):
+	// ask again, up to pprofRuns times, until one run matches.
+	canon := canonicalDot(got)
+	stable, base := true, strings.Contains(strings.Join(args, " "), "base=")
+	for i := range pprofRuns - 1 {
 		again, _, _ := reporttest.RunPprof(t, dir, nil, append([]string{"-dot"}, args...)...)
 		if bytes.Equal(got, again) {
 			return
 		}
-		runs = append(runs, again)
-	}
-	stable := true
-	for _, r := range runs[1:] {
-		stable = stable && bytes.Equal(r, want)
-	}
-	if !stable {
-		for _, r := range runs {
-			if bytes.Equal(canonicalDot(got), canonicalDot(r)) {
-				return
-			}
+		stable = stable && bytes.Equal(again, want)
+		if !stable && (bytes.Equal(canon, canonicalDot(want)) || bytes.Equal(canon, canonicalDot(again))) {
+			return
+		}
+		if stable && !base && i >= 3 {
+			break // five equal runs: pprof without a base rarely changes its mind
 		}
 	}
 	t.Errorf("perflab graph -dot %v differs from pprof (pprof stable across runs: %v): %s", args, stable, reporttest.FirstDiff(got, want))
 }
+
+// pprofRuns bounds the pprof runs compareDot makes before it says perflab
+// differs.
+const pprofRuns = 25
 
 var (
 	dotNodeLine = regexp.MustCompile(`(?m)^N(\d+) \[label=.* tooltip="(.*)" color=`)
