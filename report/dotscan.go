@@ -220,22 +220,7 @@ func (p *keptPart) edges(ix *index, kept []bool) (*edgeList, *edgeTable) {
 				residual = true
 			}
 			if parent >= 0 && n != parent {
-				ei, isNew := tab.lookup(parent, n, edges.n)
-				if isNew {
-					edges.add(edge{src: parent, dst: n, inline: en&entInline != 0})
-				}
-				e := edges.at(ei)
-				if e.mark != mark {
-					e.mark = mark
-					e.w += w
-					e.wdiv += dw
-					if residual {
-						e.residual = true
-					}
-					if en&entInline == 0 {
-						e.inline = false
-					}
-				}
+				edges.addSample(tab, parent, n, en&entInline != 0, residual, mark, w, dw)
 			}
 			parent = n
 			residual = false

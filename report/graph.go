@@ -96,22 +96,7 @@ func (ix *index) edgesOf(kept []bool, role []uint8, lo, hi int) (*edgeList, *edg
 					continue
 				}
 				if parent >= 0 && n != parent && role[n]+role[parent] >= endpoint+needed {
-					ei, isNew := tab.lookup(parent, n, edges.n)
-					if isNew {
-						edges.add(edge{src: parent, dst: n, inline: j != outer})
-					}
-					e := edges.at(ei)
-					if e.mark != mark {
-						e.mark = mark
-						e.w += w
-						e.wdiv += dw
-						if residual {
-							e.residual = true
-						}
-						if j == outer {
-							e.inline = false
-						}
-					}
+					edges.addSample(tab, parent, n, j != outer, residual, mark, w, dw)
 				}
 				parent = n
 				residual = false
@@ -137,6 +122,29 @@ func (l *edgeList) add(e edge) {
 	}
 	l.chunks[l.n>>edgeChunkBits][l.n&(1<<edgeChunkBits-1)] = e
 	l.n++
+}
+
+// addSample adds a sample's weight to the edge src→dst, once per sample
+// (mark), making the edge if new: residual if the sample skipped a node
+// between them, inline while every sample's call is inlined.
+func (l *edgeList) addSample(tab *edgeTable, src, dst int32, inline, residual bool, mark int32, w, dw int64) {
+	ei, isNew := tab.lookup(src, dst, l.n)
+	if isNew {
+		l.add(edge{src: src, dst: dst, inline: inline})
+	}
+	e := l.at(ei)
+	if e.mark == mark {
+		return
+	}
+	e.mark = mark
+	e.w += w
+	e.wdiv += dw
+	if residual {
+		e.residual = true
+	}
+	if !inline {
+		e.inline = false
+	}
 }
 
 // at returns edge i.
