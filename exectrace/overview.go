@@ -33,7 +33,6 @@ type Overview struct {
 	prevLast int64         // the last event's time of the last generation merged
 	end      time.Duration // the trace's end, exact once the last generation is read
 	notes    []string      // generations that could not be read
-	done     chan struct{} // closed when every generation is merged
 }
 
 type genState int
@@ -53,12 +52,9 @@ func NewOverview(ix *Index, columns int) *Overview {
 		_, end = ix.GenerationTimes(n - 1)
 	}
 	o := &Overview{ix: ix, width: math.Max(1, float64(end)/float64(columns)), end: end,
-		state: make([]genState, ix.Generations()), errs: make([]error, ix.Generations()), done: make(chan struct{})}
+		state: make([]genState, ix.Generations()), errs: make([]error, ix.Generations())}
 	o.columns = columns + columns/8
 	o.changed = sync.NewCond(&o.mu)
-	if ix.Generations() == 0 {
-		close(o.done)
-	}
 	return o
 }
 
@@ -161,9 +157,6 @@ func (o *Overview) readGeneration(r io.ReaderAt, i int, pipelined bool, more Gen
 	}
 	o.merge(i, res, more)
 	o.merged = i + 1
-	if o.merged == len(o.state) {
-		close(o.done)
-	}
 	o.changed.Broadcast()
 	return res.err
 }
@@ -226,8 +219,8 @@ func (o *Overview) merge(i int, res *genResult, more GenerationSinks) {
 	}
 }
 
-// WaitFor waits until the first n generations are read (or could not be
-// be), or ctx is done, and returns the error of generation 0, if any: a
+// WaitFor waits until the first n generations are read (or found unreadable),
+// or ctx is done, and returns the error of generation 0, if any: a
 // trace whose first generation cannot be read is not worth serving.
 func (o *Overview) WaitFor(ctx context.Context, n int) error {
 	o.mu.Lock()
@@ -253,16 +246,6 @@ func (o *Overview) spreadGrid(dst *[]float32, from, to int64) {
 		seg := min(to, max(int64(float64(k+1)*o.width), from+1))
 		(*dst)[k] += float32(float64(seg-from) / o.width)
 		from = seg
-	}
-}
-
-// Wait waits until every generation is read, or ctx is done.
-func (o *Overview) Wait(ctx context.Context) error {
-	select {
-	case <-o.done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 
