@@ -88,6 +88,7 @@ func streamTimed(w http.ResponseWriter, r *http.Request, what string, d time.Dur
 	dataHeaders(w, what)
 	sw := newStallWriter(w, r, end, cancel)
 	sw.stall = traceStall
+	sw.stream = true
 	defer sw.close()
 	busy, err := run(ctx, d, sw)
 	switch {

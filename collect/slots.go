@@ -84,6 +84,7 @@ type stallWriter struct {
 	cancel context.CancelFunc
 	stall  time.Duration
 	ours   bool // the connection is a Listen server's, whose next request sets its own deadlines
+	stream bool // send each Write at once: a recording streams into it
 	n      int64
 	err    error
 
@@ -136,27 +137,46 @@ func (s *stallWriter) Write(p []byte) (int, error) {
 	written := 0
 	for len(p) > 0 {
 		chunk := p[:min(len(p), chunkSize)]
-		s.mu.Lock()
-		cut := s.cut
-		if !cut {
-			s.setDeadline()
-		}
-		s.mu.Unlock()
-		if cut {
-			s.err = errCut
+		if !s.arm() {
 			return written, s.err
 		}
 		n, err := s.w.Write(chunk)
 		written += n
 		s.n += int64(n)
 		if err != nil {
-			s.err = err
-			if s.cancel != nil {
-				s.cancel()
-			}
-			return written, err
+			return written, s.fail(err)
 		}
 		p = p[n:]
 	}
+	if s.stream {
+		if !s.arm() {
+			return written, s.err
+		}
+		if err := s.rc.Flush(); err != nil {
+			return written, s.fail(err)
+		}
+	}
 	return written, nil
+}
+
+// arm sets the deadline of the next write, or reports false (and sets
+// s.err) if the answer was aborted.
+func (s *stallWriter) arm() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cut {
+		s.err = errCut
+		return false
+	}
+	s.setDeadline()
+	return true
+}
+
+// fail records the first failed write and ends the recording behind it.
+func (s *stallWriter) fail(err error) error {
+	s.err = err
+	if s.cancel != nil {
+		s.cancel()
+	}
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime/metrics"
 	"runtime/trace"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,7 +19,9 @@ const backlogMetric = "/memory/classes/other:bytes"
 // taken in buffers outside the heap, and cannot even stop tracing until
 // the writer has taken the current generation; so when a slow client lets
 // more than MaxTraceBacklog pile up, the answer is cut off (w aborted, the
-// rest discarded) and the trace stopped.
+// rest discarded) and the trace stopped. The answer is never cut before
+// its first write has reached the client, so a client always gets the
+// status line and the trace's first bytes, not a closed connection.
 func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
 	bw := &backlogWriter{w: w, limit: h.opts.maxTraceBacklog(), sample: []metrics.Sample{{Name: backlogMetric}}}
 	metrics.Read(bw.sample)
@@ -40,7 +43,7 @@ func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (b
 			return false, nil
 		case <-tick.C:
 			// The writer checks too, but cannot while a write blocks.
-			if bw.over(check) {
+			if bw.begun.Load() && bw.over(check) {
 				bw.abort()
 				return false, nil
 			}
@@ -49,20 +52,23 @@ func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (b
 }
 
 // A backlogWriter passes a trace to w, aborting w (if it can be) once the
-// runtime holds more than limit bytes beyond base. The runtime's trace
-// reader calls Write, so the check runs as often as data flows, however
-// busy the scheduler is.
+// runtime holds more than limit bytes beyond base and a first write has
+// gone through. The runtime's trace reader calls Write, so the check runs
+// as often as data flows, however busy the scheduler is.
 type backlogWriter struct {
 	w           io.Writer
 	base, limit uint64
 	sample      []metrics.Sample // Write's own
+	begun       atomic.Bool      // a write has returned: the answer has begun
 }
 
 func (b *backlogWriter) Write(p []byte) (int, error) {
-	if b.over(b.sample) {
+	if b.begun.Load() && b.over(b.sample) {
 		b.abort()
 	}
-	return b.w.Write(p)
+	n, err := b.w.Write(p)
+	b.begun.Store(true)
+	return n, err
 }
 
 // over reports whether the backlog exceeds the limit, using sample.
