@@ -28,7 +28,6 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"strconv"
-	"time"
 )
 
 //go:noinline
@@ -45,10 +44,10 @@ func mix(x uint64) uint64 { return x*31 + 7 }
 
 var sink []string
 
-func work(until time.Time) uint64 {
+func work(n int) uint64 {
 	b := make([]byte, 4096)
 	var s uint64
-	for time.Now().Before(until) {
+	for range n {
 		s += mix(hash(b))
 		b[s%4096]++
 		if s%7 == 0 {
@@ -58,11 +57,18 @@ func work(until time.Time) uint64 {
 	return s
 }
 
+// main does a fixed amount of work, about 0.8 s of CPU, or the number of
+// hashes its third argument says, so that its profiles hold as many
+// samples on a loaded machine as on a quiet one.
 func main() {
 	runtime.MemProfileRate = 512
+	n := 200000
+	if len(os.Args) > 3 {
+		n, _ = strconv.Atoi(os.Args[3])
+	}
 	f, _ := os.Create(os.Args[1])
 	pprof.StartCPUProfile(f)
-	work(time.Now().Add(800 * time.Millisecond))
+	work(n)
 	pprof.StopCPUProfile()
 	f.Close()
 	h, _ := os.Create(os.Args[2])
@@ -449,8 +455,10 @@ func BenchmarkDisasm(b *testing.B) {
 func TestDisasmBase(t *testing.T) {
 	reporttest.Pprof(t)
 	p := buildProfiled(t, "hash")
+	// A quarter of the work: the difference is three quarters of the
+	// profile, never a wash.
 	base, allocs := filepath.Join(p.dir, "cpu2.pprof"), filepath.Join(p.dir, "allocs2.pprof")
-	if out, err := exec.Command(p.bin, base, allocs).CombinedOutput(); err != nil {
+	if out, err := exec.Command(p.bin, base, allocs, "50000").CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, flag := range []string{"-base=" + base, "-diff_base=" + base} {

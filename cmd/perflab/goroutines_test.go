@@ -319,7 +319,7 @@ func TestGoroutinesLeakProfile(t *testing.T) {
 	for _, want := range []string{
 		"7 goroutines [chan receive, 7 leaked]",
 		"3 goroutines [chan receive] ",
-		"7 goroutines in main.leakyWorker, blocked on chan receive, created by main.main at main.go:26: leaked (reported by the runtime's leak detector)",
+		fmt.Sprintf("7 goroutines in main.leakyWorker, blocked on chan receive, created by main.main at main.go:%d: leaked (reported by the runtime's leak detector)", lineOf(t, "testdata/leakserver.go.txt", "go leakyWorker()")),
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("%q not in\n%s", want, stdout)
