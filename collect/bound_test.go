@@ -95,7 +95,7 @@ func heapPeak() (stop func() uint64) {
 // and checks that the server streamed it: the heap grew by a small part
 // of the trace's size, and the trace received is whole.
 func TestTraceStreams(t *testing.T) {
-	stopWork := pingPong(t, 2)
+	stopWork := pingPong(t, 32)
 	// A backlog bound well above the trace's size: on a loaded machine
 	// this test's own reader may wait for a CPU, and the answer is to be
 	// whole. What is measured is the heap, which the backlog is not in.
