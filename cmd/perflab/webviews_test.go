@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/perflab/perflab/exectrace"
 )
 
 // TestWebTrace serves the timeline of a trace of examples/tracefreq: the
@@ -19,6 +22,7 @@ func TestWebTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := startWeb(t, renamed)
+	waitTraceRead(t, base)
 	code, body := httpGet(t, base+"/ui/")
 	if code != http.StatusOK || !strings.Contains(string(body), `<canvas id="timeline"`) {
 		t.Fatalf("/ui/: %d\n%s", code, body)
@@ -38,6 +42,29 @@ func TestWebTrace(t *testing.T) {
 	code, body = httpGet(t, base+"/ui/trace")
 	if code != http.StatusOK || !strings.Contains(string(body), "Ps busy") {
 		t.Errorf("summary: %d\n%s", code, body)
+	}
+}
+
+// waitTraceRead waits until the trace server at base has read the whole
+// trace and its summary, which it does in the background once it serves:
+// until then its pages show what is read and ask again.
+func waitTraceRead(t *testing.T, base string) {
+	t.Helper()
+	var ans struct {
+		Progress       exectrace.Progress `json:"progress"`
+		SummaryPending bool               `json:"summary_pending"`
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		code, body := httpGet(t, base+"/ui/timeline/tiles?width=10")
+		if code != http.StatusOK || json.Unmarshal(body, &ans) != nil {
+			t.Fatalf("tiles: %d %s", code, body)
+		}
+		if ans.Progress.Done() && !ans.SummaryPending {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the trace is not read after a minute: %+v, summary pending %v", ans.Progress, ans.SummaryPending)
+		}
 	}
 }
 
