@@ -44,11 +44,11 @@ func demangleNames(p *profile.Profile) {
 // displayName returns the name pprof displays for a function whose
 // system name is sys.
 func displayName(sys string) string {
-	if d := demangle.Filter(sys, demangleOptions...); d != sys {
+	if d := demangleFilter(sys); d != sys {
 		return d
 	}
 	if rest, ok := strings.CutPrefix(sys, "_"); ok {
-		if d := demangle.Filter(rest, demangleOptions...); d != rest {
+		if d := demangleFilter(rest); d != rest {
 			return d
 		}
 	}
@@ -56,6 +56,19 @@ func displayName(sys string) string {
 		return sys
 	}
 	return cutGroups(cutGroups(sys, '(', ')'), '<', '>')
+}
+
+// demangleFilter returns the demangled form of name, or name itself if it
+// does not demangle. The demangler panics on some malformed names (an
+// index out of range on "_ZW3A00", a C++20 module name cut short); such a
+// name is left as it is.
+func demangleFilter(name string) (d string) {
+	defer func() {
+		if recover() != nil {
+			d = name
+		}
+	}()
+	return demangle.Filter(name, demangleOptions...)
 }
 
 // looksLikeDemangledCPlusPlus reports whether name seems to be a demangled
