@@ -34,7 +34,9 @@ view and how many requests went out late are printed beside them.
 Flags:
   -n N        number of requests to send (default 200)
   -c N        concurrent workers, one connection each (default 50)
-  -q RATE     total rate in requests per second (default: as fast as possible)
+  -q RATE     requests per second of all the workers together (hey's -q is
+              per worker; with -c > 1 a note on stderr says so); default: as
+              fast as possible
   -z DUR      send for this long instead of -n requests, e.g. 10s, 3m
   -o FORMAT   output: summary (default), csv (one row per response, hey's
               columns) or json (docs/load.md describes the schema)
@@ -104,6 +106,7 @@ func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 	if err != nil {
 		return err
 	}
+	f.rateNote(stderr, loadCmd.name)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(f.cpus))
 	res, err := loadAndReport(ctx, stdout, stderr, cfg, f.out)
 	if err != nil {
@@ -135,6 +138,17 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noRedirects, "disable-redirects", false, "")
 	fs.IntVar(&f.cpus, "cpus", defaultCPUs(), "")
 	fs.Var(&f.failOn, "fail-on-errors", "")
+}
+
+// rateNote warns a hey user, when -q and -c > 1 are both given, that -q
+// is the total rate of all the workers, where hey's is each worker's, and
+// gives hey's -q for the same load.
+func (f *loadFlags) rateNote(stderr io.Writer, cmd string) {
+	if f.q <= 0 || f.c <= 1 {
+		return
+	}
+	fmt.Fprintf(stderr, "perflab %s: -q %s is the total rate of the %d workers together, not each one's as in hey (the same load in hey: -c %d -q %s)\n",
+		cmd, strconv.FormatFloat(f.q, 'g', -1, 64), f.c, f.c, strconv.FormatFloat(f.q/float64(f.c), 'g', 4, 64))
 }
 
 // verdict fails a run in which no request got a response, or, with

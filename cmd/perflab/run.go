@@ -90,6 +90,7 @@ func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	if err != nil {
 		return err
 	}
+	f.rateNote(stderr, investigateCmd.name)
 	o.Load, o.URLs, o.Program, o.Args = cfg, urls, fs.Arg(0), fs.Args()[1:]
 	o.Progress = progressLine(stderr)
 	if o.Warmup < 0 {
