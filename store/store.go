@@ -25,7 +25,9 @@ type Profile struct {
 
 // A Selection picks the profiles of the series its Selector matches
 // whose Time is in [Start, End), and of those the ones with Type's sample
-// type. A zero Type picks every type: label and series queries take it so.
+// type (see Selection.Picks). A zero End means no end. A zero Type picks
+// every type: label and series queries take it so; Merge and Totals need
+// one.
 type Selection struct {
 	Type       ProfileType
 	Selector   Selector
@@ -147,6 +149,10 @@ var (
 	// ErrBusy: the store is full for now, or its backend is unreachable
 	// and its buffer full (HTTP 429; retry later).
 	ErrBusy = errors.New("busy")
+	// ErrInvalid: a profile or a query is malformed: a profile that
+	// profile.CheckValid refuses or that has no time, a Merge or Totals
+	// without a profile type (HTTP 400).
+	ErrInvalid = errors.New("invalid")
 )
 
 // Limits bound what a store takes, so that no input makes it run out of
