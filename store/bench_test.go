@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/internal/cputime"
+	"github.com/perflab/perflab/internal/fleetgen"
 	"github.com/perflab/perflab/internal/profgen"
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/store"
@@ -38,31 +40,90 @@ func BenchmarkCompose(b *testing.B) {
 	testprog.ReportCPU(b, cpu)
 }
 
-// BenchmarkSplit splits profgen's small profile (2,000 samples), as a
-// store's Write does: alone, and again with a Splitter that has seen it,
-// as consecutive profiles of a series share most of their parts.
-func BenchmarkSplit(b *testing.B) {
-	p, err := profgen.Generate(profgen.Small)
+// BenchmarkComposeFleet composes the answer of a long range of a
+// realistic service (internal/fleetgen's default: 3,000 distinct stacks)
+// from its aggregated samples: 720 CPU profiles over three versions, so
+// every stack is there three times, as over a week with two deploys. The
+// answer's cost depends on the distinct stacks, not on the profiles.
+func BenchmarkComposeFleet(b *testing.B) {
+	f, err := fleetgen.New(fleetgen.Config{VersionEvery: 240})
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("once", func(b *testing.B) {
-		cpu := cputime.Self()
-		for b.Loop() {
-			if _, err := store.Split(p); err != nil {
-				b.Fatal(err)
+	var m store.MergedHeader
+	parts := store.NewParts()
+	sums := map[[2]store.Hash][]int64{}
+	var splitter store.Splitter
+	err = f.Each("cpu", 720, func(p store.Profile) error {
+		sp, err := splitter.Split(p.Profile)
+		if err != nil {
+			return err
+		}
+		h := store.MergeHeader(&sp.Header, store.OrderOf(p.Time, store.ProfileID(p.Labels, p.Time, sp)))
+		m.Add(&h)
+		parts.Add(sp.Parts)
+		for _, s := range sp.Samples {
+			k := [2]store.Hash{s.Stack, s.Labels}
+			if sums[k] == nil {
+				sums[k] = make([]int64, len(s.Values))
+			}
+			for i, v := range s.Values {
+				sums[k][i] += v
 			}
 		}
-		testprog.ReportCPU(b, cpu)
+		return nil
 	})
-	b.Run("seen", func(b *testing.B) {
-		var s store.Splitter
-		cpu := cputime.Self()
-		for b.Loop() {
-			if _, err := s.Split(p); err != nil {
-				b.Fatal(err)
-			}
+	if err != nil {
+		b.Fatal(err)
+	}
+	samples := make([]store.Sample, 0, len(sums))
+	for k, v := range sums {
+		samples = append(samples, store.Sample{Stack: k[0], Labels: k[1], Values: v})
+	}
+	b.ResetTimer()
+	cpu := cputime.Self()
+	for b.Loop() {
+		if _, err := store.Compose(context.Background(), &m, cpuType, samples, parts); err != nil {
+			b.Fatal(err)
 		}
-		testprog.ReportCPU(b, cpu)
-	})
+	}
+	testprog.ReportCPU(b, cpu)
+	b.ReportMetric(float64(len(samples)), "samples")
+}
+
+// BenchmarkSplit splits realistic 10-second CPU profiles (fleetgen's
+// default service, about 1,000 samples and 350 distinct stacks each), as
+// a store's Write does: each alone, and one after the other with one
+// Splitter, as a store splits the consecutive profiles of its series.
+func BenchmarkSplit(b *testing.B) {
+	f, err := fleetgen.New(fleetgen.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ps []*profile.Profile
+	if err := f.Each("cpu", 100, func(p store.Profile) error {
+		ps = append(ps, p.Profile)
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		split func(*profile.Profile) (*store.SplitProfile, error)
+	}{
+		{"alone", store.Split},
+		{"series", new(store.Splitter).Split},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			cpu := cputime.Self()
+			i := 0
+			for b.Loop() {
+				if _, err := tc.split(ps[i%len(ps)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			testprog.ReportCPU(b, cpu)
+		})
+	}
 }

@@ -27,8 +27,8 @@ var ErrMissingPart = errors.New("part missing")
 // stack then label set hash, locations and functions numbered in the
 // order the samples first use them, and mappings put the main binary
 // first, then the others by Start. Of the mapping parts of m with the same
-// Key (one binary loaded at different addresses), the one with the lowest
-// Start (then hash) stands for all, and locations get their addresses
+// Key (one binary loaded at different addresses), the first profile's
+// stands for all (see MappingUse), and locations get their addresses
 // rebased on its Start, as profile.Merge rebases them on the first
 // profile's.
 func Compose(ctx context.Context, m *MergedHeader, t ProfileType, samples []Sample, parts PartReader) (*profile.Profile, error) {
@@ -143,7 +143,11 @@ func (c *composer) read(ctx context.Context, m *MergedHeader, samples []Sample, 
 	if c.functions, err = parts.ReadFunctions(ctx, sortedHashes(funcSet)); err != nil {
 		return fmt.Errorf("composing a profile: %w", err)
 	}
-	if c.mappings, err = parts.ReadMappings(ctx, m.Mappings); err != nil {
+	mappings := make([]Hash, len(m.Mappings))
+	for i, u := range m.Mappings {
+		mappings[i] = u.Hash
+	}
+	if c.mappings, err = parts.ReadMappings(ctx, mappings); err != nil {
 		return fmt.Errorf("composing a profile: %w", err)
 	}
 	if c.labelSets, err = parts.ReadLabelSets(ctx, sortedHashes(labelSet)); err != nil {
@@ -156,11 +160,12 @@ func (c *composer) read(ctx context.Context, m *MergedHeader, samples []Sample, 
 // location uses, and the main binary's.
 func (c *composer) buildMappings(m *MergedHeader) error {
 	reps := map[Hash]Mapping{} // by Key, the part that stands for it
-	for _, h := range m.Mappings {
-		part := c.mappings[h]
+	firsts := map[Hash]MappingUse{}
+	for _, u := range m.Mappings {
+		part := c.mappings[u.Hash]
 		key := part.Key()
-		if r, ok := reps[key]; !ok || part.Start < r.Start || part.Start == r.Start && h < r.Hash() {
-			reps[key] = part
+		if f, ok := firsts[key]; !ok || u.At.Before(f.At) || u.At == f.At && u.Hash < f.Hash {
+			reps[key], firsts[key] = part, u
 		}
 	}
 	used := map[Hash]bool{}

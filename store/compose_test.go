@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/fleetgen"
 	"github.com/perflab/perflab/internal/profgen"
 	"github.com/perflab/perflab/internal/reporttest"
 	"github.com/perflab/perflab/report"
@@ -194,5 +195,37 @@ func TestComposeMatchesMerge(t *testing.T) {
 		if again := encode(t, composeAll(t, ps, perm, cpuType)); !bytes.Equal(first, again) {
 			t.Errorf("seed %d: composing in the order %v gives other bytes", seed, perm)
 		}
+	}
+}
+
+// TestComposeMatchesMergeFleet is the exactness test on realistic input:
+// a fleet of three PIE instances whose version changes twice, 12 CPU
+// profiles each.
+func TestComposeMatchesMergeFleet(t *testing.T) {
+	f, err := fleetgen.New(fleetgen.Config{Instances: 3, PIE: true, VersionEvery: 4, Samples: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []*profile.Profile
+	if err := f.Each("cpu", 12, func(p store.Profile) error {
+		ps = append(ps, p.Profile)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := profile.Merge(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perm := make([]int, len(ps))
+	for i := range perm {
+		perm[i] = len(ps) - 1 - i
+	}
+	got := composeAll(t, ps, perm, cpuType)
+	if g, w := reports(t, got), reports(t, want); g != w {
+		t.Errorf("reports differ from profile.Merge's at %s", reporttest.FirstDiff([]byte(g), []byte(w)))
+	}
+	if g, w := totals(got), totals(want); !slices.Equal(g, w) {
+		t.Errorf("totals %v, profile.Merge's %v", g, w)
 	}
 }

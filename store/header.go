@@ -108,6 +108,8 @@ type Comment struct {
 //     first profile that has it (then by text);
 //   - DropFrames, KeepFrames and the main binary are the first
 //     profile's, DocURL and DefaultSampleType the first nonempty ones;
+//     of the mappings of one binary loaded at different addresses, the
+//     first profile's stands for all (see MappingUse);
 //   - SampleTypes are the profiles' common sample types when every profile
 //     has the same list; otherwise Mixed is set, and a merge keeps only the
 //     selected sample type (see Columns). profile.Merge would refuse such
@@ -128,8 +130,17 @@ type MergedHeader struct {
 	DefaultType   First
 	// Main is the hash of the first profile's first mapping part.
 	Main First
-	// Mappings are the hashes of the profiles' mapping parts, sorted.
-	Mappings []Hash
+	// Mappings are the profiles' mapping parts, sorted by hash.
+	Mappings []MappingUse
+}
+
+// A MappingUse is a mapping part of merged profiles, and the Order of the
+// first profile that has it: of the parts with one Key (a binary loaded at
+// different addresses), the merge keeps the first profile's, as
+// profile.Merge keeps the first profile's mapping.
+type MappingUse struct {
+	Hash Hash
+	At   Order
 }
 
 // MergeHeader returns the merged header of one profile with header h,
@@ -152,9 +163,12 @@ func MergeHeader(h *Header, at Order) MergedHeader {
 	}
 	if len(h.Mappings) > 0 {
 		m.Main = first(h.Mappings[0].String(), at, true)
-		m.Mappings = slices.Clone(h.Mappings)
-		slices.Sort(m.Mappings)
-		m.Mappings = slices.Compact(m.Mappings)
+		uses := make([]MappingUse, len(h.Mappings))
+		for i, mh := range h.Mappings {
+			uses[i] = MappingUse{mh, at}
+		}
+		slices.SortFunc(uses, func(a, b MappingUse) int { return cmp.Compare(a.Hash, b.Hash) })
+		m.Mappings = slices.CompactFunc(uses, func(a, b MappingUse) bool { return a.Hash == b.Hash })
 	}
 	return m
 }
@@ -218,17 +232,22 @@ func (m *MergedHeader) addComment(c Comment) {
 	})
 }
 
-// mergeSorted returns the sorted union of two sorted lists.
-func mergeSorted(a, b []Hash) []Hash {
-	out := make([]Hash, 0, len(a)+len(b))
+// mergeSorted returns the union of two lists sorted by hash, with the
+// earlier Order of a hash in both.
+func mergeSorted(a, b []MappingUse) []MappingUse {
+	out := make([]MappingUse, 0, len(a)+len(b))
 	for len(a) > 0 || len(b) > 0 {
 		switch {
-		case len(b) == 0 || len(a) > 0 && a[0] < b[0]:
+		case len(b) == 0 || len(a) > 0 && a[0].Hash < b[0].Hash:
 			out, a = append(out, a[0]), a[1:]
-		case len(a) == 0 || b[0] < a[0]:
+		case len(a) == 0 || b[0].Hash < a[0].Hash:
 			out, b = append(out, b[0]), b[1:]
 		default:
-			out, a, b = append(out, a[0]), a[1:], b[1:]
+			u := a[0]
+			if b[0].At.Before(u.At) {
+				u.At = b[0].At
+			}
+			out, a, b = append(out, u), a[1:], b[1:]
 		}
 	}
 	return out
