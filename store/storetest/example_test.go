@@ -32,7 +32,7 @@ func ExampleReference() {
 		fmt.Println(ts.Labels, len(ts.Points), "points from", ts.Points[0].Time.Format(time.TimeOnly))
 	}
 	// Output:
-	// 13 profiles merged: 2m10s of profiling, default type cpu
+	// 13 profiles merged: 2h10m0s of profiling, default type cpu
 	// {instance="api-0"} 2 points from 00:00:00
 	// {instance="api-1"} 2 points from 00:00:00
 }

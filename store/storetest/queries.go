@@ -125,8 +125,8 @@ func totalsQueries(s store.Selection) []store.TotalsQuery {
 		{Selection: s, Step: 7 * time.Minute, GroupBy: []string{"instance"}},
 		{Selection: s, Step: time.Hour, GroupBy: []string{"version", "service_name"}},
 		{Selection: s, Step: 25 * time.Minute, Focus: regexp.MustCompile(`runtime\.`)},
-		{Selection: s, Step: 25 * time.Minute, Focus: regexp.MustCompile(`strings[0-9]\.go$`), GroupBy: []string{"instance"}},
-		{Selection: s, Step: 25 * time.Minute, Focus: regexp.MustCompile(`libc`)},
+		{Selection: s, Step: 25 * time.Minute, Focus: regexp.MustCompile(`/internal/users/`), GroupBy: []string{"instance"}},
+		{Selection: s, Step: 25 * time.Minute, Focus: regexp.MustCompile(`^/app/db$`)},
 		{Selection: s, Step: 25 * time.Minute, Focus: regexp.MustCompile(`^no such frame$`)},
 		{Selection: s, Step: 0},
 	}

@@ -207,14 +207,15 @@ func testDropBefore(t *testing.T, b Backend) {
 // testLimits writes what breaks a limit, and checks that nothing of the
 // batch is stored.
 func testLimits(t *testing.T, b Backend) {
-	limits := store.Limits{MaxSeries: 3, MaxLabels: 5, MaxProfileSamples: 100}
+	ps := Fixture()
+	big := ps[0]
+	n := len(big.Profile.Sample)
+	limits := store.Limits{MaxSeries: 3, MaxLabels: 5, MaxProfileSamples: n - 1}
 	ref := NewReference(limits)
 	s := open(t, b, limits)
-	ps := Fixture()
 	small := ps[0]
 	small.Profile = small.Profile.Copy()
-	small.Profile.Sample = small.Profile.Sample[:50]
-	big := ps[0]
+	small.Profile.Sample = small.Profile.Sample[:n/2]
 	tooMany := small
 	tooMany.Labels = tooMany.Labels.With("a", "1").With("b", "2")
 	noService := small
