@@ -53,9 +53,8 @@ func BenchmarkComposeFleet(b *testing.B) {
 	var m store.MergedHeader
 	parts := store.NewParts()
 	sums := map[[2]store.Hash][]int64{}
-	var splitter store.Splitter
 	err = f.Each("cpu", 720, func(p store.Profile) error {
-		sp, err := splitter.Split(p.Profile)
+		sp, err := store.Split(p.Profile)
 		if err != nil {
 			return err
 		}
@@ -93,8 +92,7 @@ func BenchmarkComposeFleet(b *testing.B) {
 
 // BenchmarkSplit splits realistic 10-second CPU profiles (fleetgen's
 // default service, about 1,000 samples and 350 distinct stacks each), as
-// a store's Write does: each alone, and one after the other with one
-// Splitter, as a store splits the consecutive profiles of its series.
+// a store's Write does.
 func BenchmarkSplit(b *testing.B) {
 	f, err := fleetgen.New(fleetgen.Config{})
 	if err != nil {
@@ -107,23 +105,13 @@ func BenchmarkSplit(b *testing.B) {
 	}); err != nil {
 		b.Fatal(err)
 	}
-	for _, tc := range []struct {
-		name  string
-		split func(*profile.Profile) (*store.SplitProfile, error)
-	}{
-		{"alone", store.Split},
-		{"series", new(store.Splitter).Split},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			cpu := cputime.Self()
-			i := 0
-			for b.Loop() {
-				if _, err := tc.split(ps[i%len(ps)]); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			}
-			testprog.ReportCPU(b, cpu)
-		})
+	cpu := cputime.Self()
+	i := 0
+	for b.Loop() {
+		if _, err := store.Split(ps[i%len(ps)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
+	testprog.ReportCPU(b, cpu)
 }

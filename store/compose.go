@@ -292,7 +292,11 @@ func (c *composer) labels(h Hash) *profile.Sample {
 			if s.NumUnit == nil {
 				s.NumUnit = map[string][]string{}
 			}
-			s.NumUnit[l.Key] = slices.Clone(l.Units)
+			// One unit for each value, whatever a store gave back:
+			// profile.Write reads one for each.
+			units := make([]string, len(l.Values))
+			copy(units, l.Units)
+			s.NumUnit[l.Key] = units
 		}
 	}
 	return s

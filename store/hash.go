@@ -48,11 +48,9 @@ const (
 )
 
 // A hasher builds a part's canonical encoding: numbers as varints,
-// strings prefixed with their length. With a cache, it remembers the
-// hashes of the encodings it has seen.
+// strings prefixed with their length.
 type hasher struct {
-	buf   []byte
-	cache map[string]Hash
+	buf []byte
 }
 
 func (h *hasher) reset(tag byte) { h.buf = append(h.buf[:0], tag) }
@@ -78,25 +76,7 @@ func (h *hasher) hash(v Hash) { h.buf = binary.LittleEndian.AppendUint64(h.buf, 
 
 // sum returns the Hash of the encoding so far; it is never zero.
 func (h *hasher) sum() Hash {
-	if h.cache == nil {
-		return sum(h.buf)
-	}
-	if v, ok := h.cache[string(h.buf)]; ok {
-		return v
-	}
-	if len(h.cache) >= maxCached {
-		clear(h.cache)
-	}
-	v := sum(h.buf)
-	h.cache[string(h.buf)] = v
-	return v
-}
-
-// maxCached bounds a Splitter's cache: some 15 MB of encodings at most.
-const maxCached = 100_000
-
-func sum(buf []byte) Hash {
-	s := sha256.Sum256(buf)
+	s := sha256.Sum256(h.buf)
 	v := Hash(binary.LittleEndian.Uint64(s[:8]))
 	if v == 0 {
 		v = 1 // zero means "no part"

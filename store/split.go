@@ -23,26 +23,7 @@ type SplitProfile struct {
 // Split splits p, a valid profile (profile.CheckValid passes), into its
 // parts. It does not change p. Profiles that profile.Merge would merge
 // into the same samples split into the same parts.
-func Split(p *profile.Profile) (*SplitProfile, error) { return split(p, nil) }
-
-// A Splitter splits profiles as Split does, faster when they share parts,
-// as consecutive profiles of a series do: it remembers the hashes of the
-// parts it has seen, up to some 15 MB of them: a store needs one, not one
-// per series. Its zero value is ready to use. A Splitter is not safe for
-// concurrent use.
-type Splitter struct {
-	cache map[string]Hash
-}
-
-// Split splits p as the function Split does.
-func (sp *Splitter) Split(p *profile.Profile) (*SplitProfile, error) {
-	if sp.cache == nil {
-		sp.cache = map[string]Hash{}
-	}
-	return split(p, sp.cache)
-}
-
-func split(p *profile.Profile, cache map[string]Hash) (*SplitProfile, error) {
+func Split(p *profile.Profile) (*SplitProfile, error) {
 	if err := p.CheckValid(); err != nil {
 		return nil, fmt.Errorf("profile: %v: %w", err, ErrInvalid)
 	}
@@ -61,7 +42,6 @@ func split(p *profile.Profile, cache map[string]Hash) (*SplitProfile, error) {
 		mappings:  make(map[uint64]mappingInfo, len(p.Mapping)),
 		functions: newIDMap(len(p.Function)),
 		locations: newIDMap(len(p.Location)),
-		h:         hasher{cache: cache},
 	}
 	for _, m := range p.Mapping {
 		s.out.Header.Mappings = append(s.out.Header.Mappings, s.mapping(m))

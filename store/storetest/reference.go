@@ -20,7 +20,6 @@ type Reference struct {
 	limits store.Limits
 
 	mu       sync.RWMutex
-	splitter store.Splitter
 	parts    *store.Parts
 	profiles []*stored // in write order
 }
@@ -93,7 +92,7 @@ func (r *Reference) prepare(p store.Profile) (*stored, error) {
 		t = time.Unix(0, p.Profile.TimeNanos)
 	}
 	t = time.Unix(0, t.UnixNano()).UTC()
-	sp, err := r.splitter.Split(p.Profile)
+	sp, err := store.Split(p.Profile)
 	if err != nil {
 		return nil, err
 	}
