@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -227,5 +228,22 @@ func TestComposeMatchesMergeFleet(t *testing.T) {
 	}
 	if g, w := totals(got), totals(want); !slices.Equal(g, w) {
 		t.Errorf("totals %v, profile.Merge's %v", g, w)
+	}
+	// The oracle itself: go tool pprof reads both alike.
+	dir := t.TempDir()
+	reporttest.WriteProfile(t, got, filepath.Join(dir, "got.pb.gz"))
+	reporttest.WriteProfile(t, want, filepath.Join(dir, "want.pb.gz"))
+	for _, args := range [][]string{{"-top", "-lines"}, {"-tags"}} {
+		g, _, err := reporttest.RunPprof(t, dir, nil, append(args, "got.pb.gz")...)
+		if err != nil {
+			t.Fatalf("pprof %v: %v", args, err)
+		}
+		w, _, err := reporttest.RunPprof(t, dir, nil, append(args, "want.pb.gz")...)
+		if err != nil {
+			t.Fatalf("pprof %v: %v", args, err)
+		}
+		if !bytes.Equal(g, w) {
+			t.Errorf("pprof %v differs at %s", args, reporttest.FirstDiff(g, w))
+		}
 	}
 }
