@@ -79,3 +79,29 @@ func FuzzSplitCompose(f *testing.F) {
 		}
 	})
 }
+
+// TestComposeUnitsPerValue checks that a numeric label whose stored units
+// are fewer than its values (a store's bad record) still composes into a
+// profile that profile.Write can encode.
+func TestComposeUnitsPerValue(t *testing.T) {
+	p := reporttest.OneSample("main.go")
+	p.Sample[0].NumLabel = map[string][]int64{"bytes": {1, 2}}
+	p.Sample[0].NumUnit = map[string][]string{"bytes": {"bytes", "bytes"}}
+	sp, err := store.Split(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for h, ls := range sp.Parts.LabelSets {
+		ls.Numbers[0].Units = ls.Numbers[0].Units[:1]
+		sp.Parts.LabelSets[h] = ls
+	}
+	m := store.MergeHeader(&sp.Header, store.Order{})
+	q, err := store.Compose(context.Background(), &m, store.ProfileType{}, sp.Samples, sp.Parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := q.Sample[0].NumUnit["bytes"]; len(got) != 2 {
+		t.Errorf("units %q, want one for each of 2 values", got)
+	}
+	encode(t, q)
+}
