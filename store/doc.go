@@ -40,7 +40,9 @@
 // set hash, values). What tells two parts apart is what tells them apart
 // in google/pprof's profile.Merge, so consecutive profiles of a service
 // share most of their parts, even from processes that loaded the binary at
-// other addresses.
+// other addresses. Each part and Header has one canonical encoding (Encode,
+// and DecodeFunction and the like, which refuse anything else), the bytes
+// its Hash is computed from, which a store may keep as it is.
 //
 // A query adds up the MergedHeaders of the profiles it picks (an
 // associative, commutative sum, so rollups of time ranges can be kept),

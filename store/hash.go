@@ -45,6 +45,7 @@ const (
 	tagStack
 	tagLabelSet
 	tagProfile
+	tagHeader
 )
 
 // A hasher builds a part's canonical encoding: numbers as varints,

@@ -21,12 +21,16 @@ func (f Function) Hash() Hash {
 }
 
 func (f Function) hashWith(h *hasher) Hash {
+	f.encode(h)
+	return h.sum()
+}
+
+func (f Function) encode(h *hasher) {
 	h.reset(tagFunction)
 	h.string(f.Name)
 	h.string(f.SystemName)
 	h.string(f.Filename)
 	h.int(f.StartLine)
-	return h.sum()
 }
 
 // A Mapping is a mapping part: one mapped binary of a profile, with every
@@ -50,6 +54,11 @@ func (m Mapping) Hash() Hash {
 }
 
 func (m Mapping) hashWith(h *hasher) Hash {
+	m.encode(h)
+	return h.sum()
+}
+
+func (m Mapping) encode(h *hasher) {
 	h.reset(tagMapping)
 	h.uint(m.Start)
 	h.uint(m.Limit)
@@ -61,7 +70,6 @@ func (m Mapping) hashWith(h *hasher) Hash {
 	h.bool(m.HasFilenames)
 	h.bool(m.HasLineNumbers)
 	h.bool(m.HasInlineFrames)
-	return h.sum()
 }
 
 // mapsizeRounding is profile.Merge's: mapping sizes are rounded up to 4 KiB.
@@ -116,6 +124,11 @@ func (l Location) Hash() Hash {
 }
 
 func (l Location) hashWith(h *hasher) Hash {
+	l.encode(h)
+	return h.sum()
+}
+
+func (l Location) encode(h *hasher) {
 	h.reset(tagLocation)
 	h.hash(l.Mapping)
 	h.uint(l.Address)
@@ -126,7 +139,6 @@ func (l Location) hashWith(h *hasher) Hash {
 		h.int(ln.Line)
 		h.int(ln.Column)
 	}
-	return h.sum()
 }
 
 // A Stack is a stack part: the hashes of a sample's locations, leaf first.
@@ -139,12 +151,16 @@ func (s Stack) Hash() Hash {
 }
 
 func (s Stack) hashWith(h *hasher) Hash {
+	s.encode(h)
+	return h.sum()
+}
+
+func (s Stack) encode(h *hasher) {
 	h.reset(tagStack)
 	h.uint(uint64(len(s)))
 	for _, l := range s {
 		h.hash(l)
 	}
-	return h.sum()
 }
 
 // A LabelSet is a label set part: the pprof labels of a sample, string
@@ -182,6 +198,11 @@ func (ls LabelSet) hashWith(h *hasher) Hash {
 	if ls.Empty() {
 		return 0
 	}
+	ls.encode(h)
+	return h.sum()
+}
+
+func (ls LabelSet) encode(h *hasher) {
 	h.reset(tagLabelSet)
 	h.uint(uint64(len(ls.Strings)))
 	for _, l := range ls.Strings {
@@ -203,7 +224,6 @@ func (ls LabelSet) hashWith(h *hasher) Hash {
 			h.string(u)
 		}
 	}
-	return h.sum()
 }
 
 // A Sample is a stack and label set and their values: one sample of a

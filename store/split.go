@@ -145,7 +145,10 @@ func (s *splitter) location(l *profile.Location) Hash {
 	if h, ok := s.locations.get(l.ID); ok {
 		return h
 	}
-	part := Location{Address: l.Address, IsFolded: l.IsFolded, Lines: make([]Line, len(l.Line))}
+	part := Location{Address: l.Address, IsFolded: l.IsFolded}
+	if len(l.Line) > 0 {
+		part.Lines = make([]Line, len(l.Line))
+	}
 	if l.Mapping != nil {
 		mi := s.mappings[l.Mapping.ID]
 		part.Mapping, part.Address = mi.key, l.Address-mi.start
@@ -249,7 +252,7 @@ func ProfileID(labels Labels, t time.Time, s *SplitProfile) string {
 		h.string(l.Value)
 	}
 	h.int(t.UnixNano())
-	hashHeader(&h, &s.Header)
+	h.string(string(s.Header.Encode()))
 	h.uint(uint64(len(s.Samples)))
 	for _, x := range s.Samples {
 		h.hash(x.Stack)
@@ -260,26 +263,4 @@ func ProfileID(labels Labels, t time.Time, s *SplitProfile) string {
 		}
 	}
 	return h.sum().String()
-}
-
-func hashHeader(h *hasher, hd *Header) {
-	h.uint(uint64(len(hd.SampleTypes)))
-	for _, st := range hd.SampleTypes {
-		h.string(st.Type)
-		h.string(st.Unit)
-	}
-	for _, s := range []string{hd.DefaultSampleType, hd.PeriodType.Type, hd.PeriodType.Unit, hd.DropFrames, hd.KeepFrames, hd.DocURL} {
-		h.string(s)
-	}
-	h.int(hd.Period)
-	h.int(hd.TimeNanos)
-	h.int(hd.DurationNanos)
-	h.uint(uint64(len(hd.Comments)))
-	for _, c := range hd.Comments {
-		h.string(c)
-	}
-	h.uint(uint64(len(hd.Mappings)))
-	for _, m := range hd.Mappings {
-		h.hash(m)
-	}
 }
