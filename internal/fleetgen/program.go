@@ -1,6 +1,7 @@
 package fleetgen
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -115,7 +116,7 @@ func (p *program) makeLocations() {
 				}
 				j++
 			}
-			key := fmt.Sprint(lines)
+			key := lineKey(lines)
 			id, ok := index[key]
 			if !ok {
 				outer := lines[len(lines)-1].fn
@@ -209,7 +210,7 @@ func (p *program) makeStacks(c Config, r *rand.Rand) {
 	seen := map[string]bool{}
 	for tries := 0; len(p.stacks) < c.Stacks && tries < 50*c.Stacks; tries++ {
 		st := p.walk(c, r)
-		key := fmt.Sprint(st)
+		key := frameKey(st)
 		if seen[key] {
 			continue
 		}
@@ -250,4 +251,24 @@ func (p *program) walk(c Config, r *rand.Rand) []frame {
 	}
 	slices.Reverse(down)
 	return down
+}
+
+// frameKey and lineKey make map keys of frames and lines.
+func frameKey(frames []frame) string {
+	b := make([]byte, 0, 3*binary.MaxVarintLen64*len(frames))
+	for _, f := range frames {
+		b = binary.AppendVarint(b, int64(f.fn))
+		b = binary.AppendVarint(b, int64(f.site))
+		b = binary.AppendVarint(b, int64(f.self))
+	}
+	return string(b)
+}
+
+func lineKey(lines []line) string {
+	b := make([]byte, 0, 2*binary.MaxVarintLen64*len(lines))
+	for _, l := range lines {
+		b = binary.AppendVarint(b, int64(l.fn))
+		b = binary.AppendVarint(b, l.line)
+	}
+	return string(b)
 }
