@@ -105,6 +105,12 @@ func TestRealistic(t *testing.T) {
 		t.Errorf("depth %d, %d inlined locations, %d labelled samples, start line %d, build ID %q: want deep stacks, inlined frames, labels, start lines, a build ID",
 			depth, inlined, labelled, p.Function[0].StartLine, p.Mapping[0].BuildID)
 	}
+}
+
+// TestKinds checks that a selection of each store kind picks the fleet's
+// profiles of that kind, and that they encode and parse.
+func TestKinds(t *testing.T) {
+	f := fleet(t, fleetgen.Config{})
 	for _, kind := range []string{"cpu", "heap", "allocs", "goroutine", "mutex", "block"} {
 		sp := profileOf(t, f, kind, 0, 3)
 		k, _ := store.LookupKind(kind)
