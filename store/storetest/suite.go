@@ -111,9 +111,14 @@ func testAnswers(t *testing.T, b Backend) {
 	ref := NewReference(store.Limits{})
 	write(t, ref, ps, 1)
 	s := open(t, b, store.Limits{})
-	// The backend gets the profiles in another order and in batches.
+	// The backend gets the profiles in another order and in batches, and
+	// half of them with their labels out of order, which Write sorts.
 	reversed := slices.Clone(ps)
 	slices.Reverse(reversed)
+	for i := 0; i < len(reversed); i += 2 {
+		reversed[i].Labels = slices.Clone(reversed[i].Labels)
+		slices.Reverse(reversed[i].Labels)
+	}
 	write(t, s.s, reversed, 3)
 	qs := withProfiles(t, ref, queries(selections()))
 	compare(t, s.s, ref, qs)
