@@ -12,6 +12,7 @@ import (
 	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/internal/htmlpage"
+	"github.com/perflab/perflab/internal/units"
 	"github.com/perflab/perflab/report"
 )
 
@@ -62,8 +63,8 @@ func charts(rep *Report) []chart.Chart {
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"pct":     func(x float64) string { return trimPct(100 * x) },
-	"seconds": seconds,
-	"bytes":   func(x float64) string { return byteSize(int64(x)) },
+	"seconds": units.Seconds,
+	"bytes":   func(x float64) string { return units.Bytes(int64(x)) },
 	"base":    filepath.Base,
 }).Parse(htmlPage))
 

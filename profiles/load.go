@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/units"
 )
 
 // Options control how sources are loaded. The zero value is ready to use.
@@ -278,7 +279,7 @@ func ParseData(name string, data []byte, opts Options) (*profile.Profile, error)
 	}
 	if cost := estimateCost(raw); cost > memoryBudget*opts.maxBytes() {
 		return nil, fmt.Errorf("%s: %w: decoding would take about %s of memory, more than %d x the limit of %s (raise it with -max_bytes)",
-			name, ErrTooLarge, formatGiB(cost), memoryBudget, formatBytes(opts.maxBytes()))
+			name, ErrTooLarge, units.GiB(cost), memoryBudget, units.ExactBytes(opts.maxBytes()))
 	}
 	p, err := safeDecode(raw)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -147,7 +148,7 @@ func (s *Server) options(q url.Values) (report.Options, error) {
 	if _, err := s.p.SampleIndexByName(o.SampleIndex); err != nil {
 		return o, fmt.Errorf("URL parameter si: %w", err)
 	}
-	if gs, _ := report.LookupSetting("granularity"); o.Granularity != "" && !contains(gs.ChoiceNames(), o.Granularity) {
+	if gs, _ := report.LookupSetting("granularity"); o.Granularity != "" && !slices.Contains(gs.ChoiceNames(), o.Granularity) {
 		return o, fmt.Errorf("URL parameter g: unknown granularity %q", o.Granularity)
 	}
 	return o, nil
@@ -329,13 +330,4 @@ func IsLoopback(addr string) bool {
 		host = addr
 	}
 	return httpguard.IsLoopback(strings.Trim(host, "[]"))
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

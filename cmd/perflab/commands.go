@@ -175,12 +175,7 @@ func exitCode(stderr io.Writer, err error) int {
 		}
 		return 2
 	default:
-		fmt.Fprintf(stderr, "perflab: %s\n", term.Escape(oneLine(err.Error())))
+		fmt.Fprintf(stderr, "perflab: %s\n", term.Escape(term.OneLine(err.Error())))
 		return 1
 	}
-}
-
-// oneLine folds a multi-line error message onto one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ; ")), " ")
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/perflab/perflab/compilenotes"
+	"github.com/perflab/perflab/internal/term"
 	rpt "github.com/perflab/perflab/report"
 )
 
@@ -74,7 +75,7 @@ func runEscapes(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 		return fmt.Errorf("%s: %w", rest[len(rest)-1], err)
 	}
 	if a.BuildError != "" {
-		fmt.Fprintf(stderr, "perflab escapes: no compiler notes: %s\n", oneLine(a.BuildError))
+		fmt.Fprintf(stderr, "perflab escapes: no compiler notes: %s\n", term.OneLine(a.BuildError))
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
