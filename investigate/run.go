@@ -24,7 +24,7 @@ import (
 // even when the run ended early (the program exited, never answered, or
 // served no /debug/pprof/): the report's Problems say what went wrong and
 // the files hold what was collected. The error is nil only when the
-// whole run went through; a bad Options wraps ErrUsage.
+// whole run went through; a bad Options is a *UsageError.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	if err := o.check(); err != nil {
 		return nil, err

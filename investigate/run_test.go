@@ -268,3 +268,13 @@ func processAlive(pid int) bool {
 	f := strings.Fields(string(b))
 	return len(f) > 2 && f[2] != "Z"
 }
+
+// TestUsageErrorNamesTheOption: a bad option is a *UsageError whose
+// message starts with the option, not with a prefix to cut.
+func TestUsageErrorNamesTheOption(t *testing.T) {
+	_, err := Run(context.Background(), Options{Program: "x", URLs: []string{"ftp://127.0.0.1/"}, Dir: t.TempDir()})
+	var ue *UsageError
+	if !errors.As(err, &ue) || strings.HasPrefix(err.Error(), "usage") {
+		t.Errorf("Run: %v; want a *UsageError that names the option", err)
+	}
+}

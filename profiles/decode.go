@@ -83,6 +83,8 @@ func recoverAs(err *error, format string) {
 // explain rewrites a decoding error. The pprof decoder reports any input it
 // cannot read as "unrecognized profile format", even a profile.proto cut
 // short; explain says instead what the input looks like and what is wrong.
+// pprof's errors are flat strings (it formats its causes with %v), so its
+// prefix is cut from the text; the rewording still wraps err.
 func explain(data []byte, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "parsing profile: ")
 	if msg != "unrecognized profile format" {

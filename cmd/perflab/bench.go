@@ -123,12 +123,12 @@ func (f *compareFlags) check() (*bench.Builder, *bench.Gate, error) {
 	}
 	b, err := bench.NewBuilder(f.cfg)
 	if err != nil {
-		return nil, nil, usageErrorf("%s", err)
+		return nil, nil, usageErrorf("%w", err)
 	}
 	var gate *bench.Gate
 	if f.failOn != "" {
 		if gate, err = bench.ParseGate(f.failOn); err != nil {
-			return nil, nil, usageErrorf("parsing -fail-on: %s", err)
+			return nil, nil, usageErrorf("parsing -fail-on: %w", err)
 		}
 	}
 	return b, gate, nil
@@ -168,7 +168,7 @@ func checkGateUnits(gate *bench.Gate, b *bench.Builder, ts *bench.Tables) error 
 		return nil
 	}
 	if err := gate.CheckUnits(ts, b.InputUnits()); err != nil {
-		return usageErrorf("-fail-on: %s", err)
+		return usageErrorf("-fail-on: %w", err)
 	}
 	return nil
 }

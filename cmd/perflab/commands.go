@@ -113,7 +113,7 @@ func parseFlags(c *command, fs *flag.FlagSet, stdout io.Writer, args []string) e
 		return errHelp
 	}
 	if err != nil {
-		return &usageError{cmd: c.name, msg: err.Error()}
+		return &usageError{cmd: c.name, err: err}
 	}
 	return nil
 }
@@ -125,16 +125,20 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// A usageError is a mistake in the command line: exit status 2.
+// A usageError is a mistake in the command line: exit status 2. It keeps
+// its cause's chain (usageErrorf's %w), for errors.Is and errors.As.
 type usageError struct {
 	cmd string
-	msg string
+	err error
 }
 
-func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
 
+// usageErrorf returns a usage error formatted as fmt.Errorf does, so that
+// a %w verb keeps the cause.
 func usageErrorf(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
+	return &usageError{err: fmt.Errorf(format, args...)}
 }
 
 // exitStatus is an error that carries an exit status and prints nothing,
@@ -169,7 +173,7 @@ func exitCode(stderr io.Writer, err error) int {
 		if ue.cmd != "" {
 			name += " " + ue.cmd
 		}
-		fmt.Fprintf(stderr, "%s: %s\n", name, term.Escape(ue.msg))
+		fmt.Fprintf(stderr, "%s: %s\n", name, term.Escape(ue.Error()))
 		if ue.cmd != "" {
 			fmt.Fprintf(stderr, "run 'perflab help %s' for usage\n", ue.cmd)
 		}

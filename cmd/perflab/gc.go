@@ -191,8 +191,7 @@ func (r *traceReader) recorder(name string) func(godebug.Record) {
 	return func(rec godebug.Record) {
 		if se, ok := rec.(*godebug.SyntaxError); ok && r.warned < 3 {
 			r.warned++
-			msg := strings.TrimPrefix(se.Error(), fmt.Sprintf("line %d: ", se.Line))
-			fmt.Fprintf(r.stderr, "perflab %s: %s:%d: %s\n", r.cmd.name, name, se.Line, msg)
+			fmt.Fprintf(r.stderr, "perflab %s: %s:%d: malformed %s trace line: %s\n", r.cmd.name, name, se.Line, se.Kind, se.Msg)
 		}
 		r.handle(rec)
 	}

@@ -178,7 +178,7 @@ func (f *loadFlags) config(rawURL string) (loadgen.Config, error) {
 		DisableKeepAlive: f.noKeepAlive, DisableRedirects: f.noRedirects,
 	}
 	if _, err := loadgen.ParseURL(rawURL); err != nil {
-		return cfg, usageErrorf("%v", err)
+		return cfg, usageErrorf("%w", err)
 	}
 	if err := f.checkNumbers(); err != nil {
 		return cfg, err
@@ -193,7 +193,7 @@ func (f *loadFlags) config(rawURL string) (loadgen.Config, error) {
 	for _, h := range f.headers {
 		name, value, err := loadgen.ParseHeader(h)
 		if err != nil {
-			return cfg, usageErrorf("-H: %v", err)
+			return cfg, usageErrorf("-H: %w", err)
 		}
 		cfg.Header.Set(name, value)
 	}
@@ -206,7 +206,7 @@ func (f *loadFlags) config(rawURL string) (loadgen.Config, error) {
 	if f.proxy != "" {
 		p, err := parseProxy(f.proxy)
 		if err != nil {
-			return cfg, usageErrorf("-x: %v", err)
+			return cfg, usageErrorf("-x: %w", err)
 		}
 		cfg.Proxy = p
 	}
@@ -296,7 +296,7 @@ func loadAndReport(ctx context.Context, stdout, stderr io.Writer, cfg loadgen.Co
 	res, err := loadgen.Run(ctx, cfg)
 	line.Clear()
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, usageErrorf("%w", err)
 	}
 	if res.Interrupted {
 		fmt.Fprintf(stderr, "perflab load: interrupted; reporting the %d requests that completed\n", res.Requests)

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/perflab/perflab/internal/testprog"
+	"github.com/perflab/perflab/investigate"
+	"github.com/perflab/perflab/loadgen"
 )
 
 // perflab builds the real binary once per test that asks for it.
@@ -73,5 +76,24 @@ func TestExitStatuses(t *testing.T) {
 			t.Errorf("perflab %q: exit %d, stdout %q, stderr %q; want exit %d, stdout containing %q, stderr containing %q",
 				tt.args, code, stdout, stderr, tt.code, tt.stdoutHas, tt.stderrHas)
 		}
+	}
+}
+
+// TestUsageErrorsKeepTheirChain: a usage error wraps what the library
+// returned, so errors.As finds it, and main alone flattens it (exit 2, one
+// line naming the command). It runs in process; it costs milliseconds.
+func TestUsageErrorsKeepTheirChain(t *testing.T) {
+	ctx := context.Background()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, strings.NewReader(""), &stdout, &stderr, []string{"load", "-n", "1", "-c", "1", "-H", "X-A: b\x01", "http://127.0.0.1:1/"})
+	var he *loadgen.HeaderError
+	if !errors.As(err, &he) || exitCode(&stderr, err) != 2 || !strings.HasPrefix(stderr.String(), "perflab load: -H: header") {
+		t.Errorf("load -H with a control character: %v, stderr %q; want a usage error wrapping *loadgen.HeaderError", err, stderr.String())
+	}
+	stderr.Reset()
+	err = run(ctx, strings.NewReader(""), &stdout, &stderr, []string{"run", "-url", "http://192.0.2.1/", "--", "true"})
+	var ue *investigate.UsageError
+	if !errors.As(err, &ue) || exitCode(&stderr, err) != 2 || !strings.HasPrefix(stderr.String(), "perflab run: ") || strings.Contains(stderr.String(), "usage: ") {
+		t.Errorf("run -url http://192.0.2.1/: %v, stderr %q; want a usage error wrapping *investigate.UsageError", err, stderr.String())
 	}
 }

@@ -160,7 +160,7 @@ func (rf *reportFlags) load(ctx context.Context, stdin io.Reader, stderr io.Writ
 	}
 	o, err := rf.options(stderr)
 	if err != nil {
-		return nil, rpt.Options{}, usageErrorf("%v", err)
+		return nil, rpt.Options{}, usageErrorf("%w", err)
 	}
 	opts, err := rf.src.options(stdin, stderr)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/perflab/perflab/investigate"
@@ -98,7 +97,7 @@ func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(f.cpus)) // the generator's share, as in perflab load
 	rep, err := investigate.Run(ctx, o)
 	if errors.Is(err, investigate.ErrUsage) {
-		return usageErrorf("%s", strings.TrimPrefix(err.Error(), investigate.ErrUsage.Error()+": "))
+		return usageErrorf("%w", err)
 	}
 	if rep != nil {
 		if werr := rep.WriteText(stdout); werr != nil && err == nil {

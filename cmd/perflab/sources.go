@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -106,6 +106,9 @@ func headerError(h string, err error) error {
 	if !ok {
 		return usageErrorf(`-H: want "Name: value", got an argument without a colon (not shown: it may hold a secret)`)
 	}
-	msg := err.Error()
-	return usageErrorf("-H %s: %s", fmt.Sprintf("%q", name), msg[strings.LastIndex(msg, ": ")+2:])
+	reason := "malformed"
+	if he := (*loadgen.HeaderError)(nil); errors.As(err, &he) {
+		reason = he.Reason
+	}
+	return usageErrorf("-H %q: %s", name, reason)
 }

@@ -104,7 +104,7 @@ func runTrace(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	kind := exectrace.ProfileKind(-1)
 	if o.pprof != "" {
 		if kind, err = exectrace.ParseProfileKind(o.pprof); err != nil {
-			return usageErrorf("-pprof: %v", err)
+			return usageErrorf("-pprof: %w", err)
 		}
 		if o.json || o.base != "" {
 			return usageErrorf("-pprof writes a profile: it does not go with -json or -base")

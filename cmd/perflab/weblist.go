@@ -67,7 +67,7 @@ func runWeblist(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	}
 	regex, rest := rest[0], rest[1:]
 	if _, err := regexp.Compile(regex); err != nil {
-		return usageErrorf("REGEX %q: %v", regex, err)
+		return usageErrorf("REGEX %q: %w", regex, err)
 	}
 	var binary string
 	if len(rest) > 1 && disasm.IsObjectFile(rest[0]) {
