@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/perflab/perflab/demo"
+	"github.com/perflab/perflab/internal/demo"
 	"github.com/perflab/perflab/examples/havlak"
 	"github.com/perflab/perflab/examples/rsssearch"
 	"github.com/perflab/perflab/internal/term"
