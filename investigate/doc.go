@@ -1,5 +1,5 @@
 // Package investigate is perflab's "investigate" step, the one command
-// behind perflab run: it does the whole manual loop of profiling a server
+// behind perflab investigate: it does the whole manual loop of profiling a server
 // at once and reports it in one place.
 //
 // Run starts the program with GODEBUG=gctrace=1 in its own process group

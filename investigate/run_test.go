@@ -68,7 +68,7 @@ func TestRSSSearch(t *testing.T) {
 	checkFiles(t, filepath.Join(dir, "tuned"))
 }
 
-// runRSS runs rsssearch's variant under perflab run, with base if not "".
+// runRSS runs rsssearch's variant under perflab investigate, with base if not "".
 // Its ports are free when chosen but another test may take one before the
 // program binds it: then the program says so in its log, and the run is
 // tried again on new ports.

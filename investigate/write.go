@@ -45,7 +45,7 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 // writeRounds writes the rounds in the Go benchmark format, for -base
 // (package bench reads them).
 func (rep *Report) writeRounds(w io.Writer) error {
-	fmt.Fprintf(w, "# perflab run rounds: %s\n", strings.Join(rep.Program, " "))
+	fmt.Fprintf(w, "# perflab investigate rounds: %s\n", strings.Join(rep.Program, " "))
 	for _, rd := range rep.Rounds {
 		idx := 1
 		for i, u := range rep.URLs {
@@ -65,7 +65,7 @@ func (rep *Report) writeRounds(w io.Writer) error {
 
 // WriteText writes the report for a terminal or report.txt.
 func (rep *Report) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "perflab run: %s\n%s\n", strings.Join(rep.Program, " "), rep.Headline)
+	fmt.Fprintf(w, "perflab investigate: %s\n%s\n", strings.Join(rep.Program, " "), rep.Headline)
 	fmt.Fprintf(w, "\nFindings, biggest estimated effect first:\n")
 	for i, f := range rep.Findings {
 		fmt.Fprintf(w, "%2d. %s\n    %s\n", i+1, f.Title, f.Evidence)

@@ -49,7 +49,17 @@ var commands = []*command{
 	helpCmd,
 }
 
+// renamed maps a command's former name to its name: the former still
+// works, with a line on stderr that says so.
+var renamed = map[string]string{
+	"run": "investigate", // perflab bench run runs benchmarks; this investigates a server
+}
+
+// lookup returns the command name, or the one it was renamed to.
 func lookup(name string) *command {
+	if to, ok := renamed[name]; ok {
+		name = to
+	}
 	for _, c := range commands {
 		if c.name == name {
 			return c
@@ -87,6 +97,9 @@ func dispatch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	c := lookup(args[0])
 	if c == nil {
 		return usageErrorf("unknown command %q; run 'perflab help' for the list", args[0])
+	}
+	if c.name != args[0] {
+		fmt.Fprintf(stderr, "perflab: %q is deprecated: it is now perflab %s\n", args[0], c.name)
 	}
 	err := c.run(ctx, stdin, stdout, stderr, args[1:])
 	var ue *usageError

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/perflab/perflab/internal/demo"
 	"github.com/perflab/perflab/examples/havlak"
 	"github.com/perflab/perflab/examples/rsssearch"
+	"github.com/perflab/perflab/internal/demo"
 	"github.com/perflab/perflab/internal/term"
 )
 
@@ -38,7 +38,7 @@ perflab trace reads what a profile cannot show: one P busy at a time, then
 all of them. The traces stay in DIR (default perflab-demo-trace).
 
 perflab demo rsssearch runs the Ultimate Go article's RSS search service
-(examples/rsssearch, served by perflab itself) under perflab run: the
+(examples/rsssearch, served by perflab itself) under perflab investigate: the
 naive variant, then the tuned one with the naive run as its base. It keeps
 both report directories, DIR/naive and DIR/tuned (a new temporary
 directory unless -o says otherwise), and prints the two headlines side by

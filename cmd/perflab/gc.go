@@ -64,16 +64,17 @@ Examples:
 
 func init() { gcCmd.run = runGC } // runGC refers to gcCmd
 
-// traceFlags are the flags gc and sched share.
-type traceFlags struct {
+// godebugFlags are the flags gc and sched share, for GODEBUG traces
+// (gctrace, schedtrace); execTraceFlags are trace's, for execution traces.
+type godebugFlags struct {
 	json    bool
 	html    string
 	out     string
 	verbose bool
 }
 
-func addTraceFlags(fs *flag.FlagSet) *traceFlags {
-	f := new(traceFlags)
+func addGodebugFlags(fs *flag.FlagSet) *godebugFlags {
+	f := new(godebugFlags)
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	fs.StringVar(&f.html, "html", "", "write an HTML page of charts to `FILE`")
 	fs.StringVar(&f.out, "o", "", "write the summary to `FILE`")
@@ -83,7 +84,7 @@ func addTraceFlags(fs *flag.FlagSet) *traceFlags {
 
 func runGC(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(gcCmd)
-	flags := addTraceFlags(fs)
+	flags := addGodebugFlags(fs)
 	pacer := fs.Bool("pacer", false, "also set gcpacertrace=1")
 	if err := parseFlags(gcCmd, fs, stdout, args); err != nil {
 		return err
@@ -97,7 +98,7 @@ func runGC(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args 
 		last := a.Last()
 		return fmt.Sprintf("gc: %d GCs, live heap %d MB, last pause %v", a.GCs(), last.HeapLive>>20, last.Pause().Round(time.Microsecond))
 	}
-	r := &traceReader{cmd: gcCmd, flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
+	r := &godebugReader{cmd: gcCmd, flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
 	tr, err := r.read(ctx, fs, args)
 	if err != nil {
 		return err
@@ -113,8 +114,8 @@ func runGC(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args 
 	return tr.exit()
 }
 
-// A traceRun is what reading a trace left to report.
-type traceRun struct {
+// A godebugRun is what reading a GODEBUG trace left to report.
+type godebugRun struct {
 	name    string        // the input, for messages
 	ran     bool          // a program was run
 	status  int           // its exit status
@@ -122,17 +123,17 @@ type traceRun struct {
 }
 
 // exit returns the error that makes perflab exit with the program's status.
-func (tr *traceRun) exit() error {
+func (tr *godebugRun) exit() error {
 	if tr.ran && tr.status != 0 {
 		return exitStatus(tr.status)
 	}
 	return nil
 }
 
-// A traceReader feeds a trace to an analyzer, for gc and sched alike.
-type traceReader struct {
+// A godebugReader feeds a GODEBUG trace to an analyzer, for gc and sched alike.
+type godebugReader struct {
 	cmd      *command
-	flags    *traceFlags
+	flags    *godebugFlags
 	settings []string // GODEBUG settings for a program run after --
 	stdin    io.Reader
 	stdout   io.Writer
@@ -145,7 +146,7 @@ type traceReader struct {
 // read feeds every trace record to handle: from the program after "--"
 // when the command line has one, else from the file named by the one
 // argument, or standard input for "-" or no argument.
-func (r *traceReader) read(ctx context.Context, fs *flag.FlagSet, args []string) (*traceRun, error) {
+func (r *godebugReader) read(ctx context.Context, fs *flag.FlagSet, args []string) (*godebugRun, error) {
 	rest := fs.Args()
 	if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
 		if len(rest) == 0 {
@@ -171,7 +172,7 @@ func (r *traceReader) read(ctx context.Context, fs *flag.FlagSet, args []string)
 }
 
 // scan reads a trace from a file.
-func (r *traceReader) scan(in io.Reader, name string) (*traceRun, error) {
+func (r *godebugReader) scan(in io.Reader, name string) (*godebugRun, error) {
 	h := r.recorder(name)
 	s := godebug.NewScanner(in)
 	for s.Scan() {
@@ -182,12 +183,12 @@ func (r *traceReader) scan(in io.Reader, name string) (*traceRun, error) {
 	if err := s.Err(); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
-	return &traceRun{name: name}, nil
+	return &godebugRun{name: name}, nil
 }
 
 // recorder returns a handler that passes records on and reports the
 // first malformed lines of the input name on stderr.
-func (r *traceReader) recorder(name string) func(godebug.Record) {
+func (r *godebugReader) recorder(name string) func(godebug.Record) {
 	return func(rec godebug.Record) {
 		if se, ok := rec.(*godebug.SyntaxError); ok && r.warned < 3 {
 			r.warned++
@@ -199,7 +200,7 @@ func (r *traceReader) recorder(name string) func(godebug.Record) {
 
 // run runs the program in argv under the GODEBUG settings. "go test" and
 // "go run" are built first, without them, and only the binary is traced.
-func (r *traceReader) run(ctx context.Context, argv []string) (*traceRun, error) {
+func (r *godebugReader) run(ctx context.Context, argv []string) (*godebugRun, error) {
 	name, dir := argv[0], ""
 	plan, err := parseGoPlan(argv)
 	if err != nil {
@@ -240,7 +241,7 @@ func (r *traceReader) run(ctx context.Context, argv []string) (*traceRun, error)
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", name, err)
 	}
-	return &traceRun{name: name, ran: true, status: status, elapsed: elapsed}, nil
+	return &godebugRun{name: name, ran: true, status: status, elapsed: elapsed}, nil
 }
 
 // clearingWriter erases the progress line before passing output through.
@@ -257,7 +258,7 @@ func (c clearingWriter) Write(p []byte) (int, error) {
 // writeReport writes the summary as text or JSON to stdout or -o FILE,
 // and with -html FILE a page of the text summary and the charts, which
 // are made only then.
-func writeReport(flags *traceFlags, stdout io.Writer, summary any, text func(io.Writer) error, title string, charts func() []chart.Chart) error {
+func writeReport(flags *godebugFlags, stdout io.Writer, summary any, text func(io.Writer) error, title string, charts func() []chart.Chart) error {
 	var textBuf strings.Builder
 	if !flags.json || flags.html != "" {
 		if err := text(&textBuf); err != nil {

@@ -7,11 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"net/url"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -85,8 +83,8 @@ type loadFlags struct {
 	contentType, auth, proxy, host, out string
 	h2, noCompression, noKeepAlive      bool
 	noRedirects                         bool
-	headers                             stringList // repeated -H
-	failOn                              shareFlag  // -fail-on-errors
+	headers                             stringList           // repeated -H
+	failOn                              loadgen.FailureLimit // -fail-on-errors
 }
 
 func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
@@ -113,7 +111,7 @@ func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 }
 
 // register defines the load flags, all but -o (whose meaning differs
-// between perflab load and perflab run), on fs.
+// between perflab load and perflab investigate), on fs.
 func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.n, "n", loadgen.DefaultN, "")
 	fs.IntVar(&f.c, "c", loadgen.DefaultC, "")
@@ -143,22 +141,10 @@ func (f *loadFlags) verdict(res *loadgen.Result) error {
 	if err := res.Err(); err != nil {
 		return fmt.Errorf("load: %w", err)
 	}
-	if !f.failOn.set || res.FailureShare() <= f.failOn.share {
-		return nil
+	if err := f.failOn.Check(res); err != nil {
+		return fmt.Errorf("load: %w", err)
 	}
-	var parts []string
-	for _, c := range []struct {
-		n    int64
-		what string
-	}{{res.ErrorCount, "without a response"}, {res.ServerErrors, "with a 5xx status"},
-		{res.Unfinished, "unfinished"}, {res.Unsent, "never sent"}} {
-		if c.n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
-		}
-	}
-	return fmt.Errorf("load: %s of the %d requests to %s failed (%s), more than -fail-on-errors %s",
-		formatShare(res.FailureShare()), res.Requests+res.Unfinished+res.Unsent, res.URL,
-		strings.Join(parts, ", "), f.failOn.String())
+	return nil
 }
 
 // defaultCPUs is half the machine's CPUs, at least 1. A load generator
@@ -339,49 +325,4 @@ func (c *csvWriter) flush() error {
 		return c.err
 	}
 	return c.w.Flush()
-}
-
-// shareFlag is -fail-on-errors: a share of requests, given as a fraction
-// (0.01) or a percentage (1%).
-type shareFlag struct {
-	share float64
-	set   bool
-}
-
-func (s *shareFlag) String() string { return formatShare(s.share) }
-
-func (s *shareFlag) Set(v string) error {
-	share, err := parseShare(v)
-	if err != nil {
-		return err
-	}
-	s.share, s.set = share, true
-	return nil
-}
-
-// parseShare parses a share from 0 to 1 given as a fraction ("0.01") or
-// a percentage ("1%", "0.5%").
-func parseShare(v string) (float64, error) {
-	num, pct := strings.CutSuffix(strings.TrimSpace(v), "%")
-	x, err := strconv.ParseFloat(num, 64)
-	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0, fmt.Errorf("bad share %q: want a fraction like 0.01 or a percentage like 1%%", v)
-	}
-	if pct {
-		x /= 100
-	}
-	switch {
-	case x < 0:
-		return 0, fmt.Errorf("share %q is negative", v)
-	case x > 1 && !pct:
-		return 0, fmt.Errorf("share %q is more than 1; write %s%% for a percentage", v, num)
-	case x > 1:
-		return 0, fmt.Errorf("share %q is more than 100%%", v)
-	}
-	return x, nil
-}
-
-// formatShare prints a share as a percentage, with no more digits than it needs.
-func formatShare(x float64) string {
-	return strconv.FormatFloat(x*100, 'g', 4, 64) + "%"
 }

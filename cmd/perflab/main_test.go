@@ -69,6 +69,8 @@ func TestExitStatuses(t *testing.T) {
 		{args: []string{"help", "version"}, code: 0, stdoutHas: "usage: perflab version"},
 		{args: []string{"version"}, code: 0, stdoutHas: "perflab "},
 		{args: []string{"version", "extra"}, code: 2, stderrHas: "perflab version: version takes no arguments"},
+		{args: []string{"run", "-nosuch"}, code: 2, stderrHas: "perflab: \"run\" is deprecated: it is now perflab investigate\nperflab investigate: flag provided but not defined: -nosuch"},
+		{args: []string{"help", "run"}, code: 0, stdoutHas: "usage: perflab investigate "},
 	}
 	for _, tt := range tests {
 		stdout, stderr, code := runPerflab(t, bin, tt.args...)
@@ -91,9 +93,9 @@ func TestUsageErrorsKeepTheirChain(t *testing.T) {
 		t.Errorf("load -H with a control character: %v, stderr %q; want a usage error wrapping *loadgen.HeaderError", err, stderr.String())
 	}
 	stderr.Reset()
-	err = run(ctx, strings.NewReader(""), &stdout, &stderr, []string{"run", "-url", "http://192.0.2.1/", "--", "true"})
+	err = run(ctx, strings.NewReader(""), &stdout, &stderr, []string{"investigate", "-url", "http://192.0.2.1/", "--", "true"})
 	var ue *investigate.UsageError
-	if !errors.As(err, &ue) || exitCode(&stderr, err) != 2 || !strings.HasPrefix(stderr.String(), "perflab run: ") || strings.Contains(stderr.String(), "usage: ") {
-		t.Errorf("run -url http://192.0.2.1/: %v, stderr %q; want a usage error wrapping *investigate.UsageError", err, stderr.String())
+	if !errors.As(err, &ue) || exitCode(&stderr, err) != 2 || !strings.HasPrefix(stderr.String(), "perflab investigate: ") || strings.Contains(stderr.String(), "usage: ") {
+		t.Errorf("investigate -url http://192.0.2.1/: %v, stderr %q; want a usage error wrapping *investigate.UsageError", err, stderr.String())
 	}
 }

@@ -49,7 +49,7 @@ func init() { schedCmd.run = runSched } // runSched refers to schedCmd
 
 func runSched(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(schedCmd)
-	flags := addTraceFlags(fs)
+	flags := addGodebugFlags(fs)
 	interval := fs.Duration("interval", time.Second, "schedtrace period")
 	detail := fs.Bool("detail", false, "also set scheddetail=1")
 	if err := parseFlags(schedCmd, fs, stdout, args); err != nil {
@@ -64,7 +64,7 @@ func runSched(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	}
 	var a godebug.SchedAnalyzer
 	progress := func() string { return fmt.Sprintf("sched: %d samples", a.Samples()) }
-	r := &traceReader{cmd: schedCmd, flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
+	r := &godebugReader{cmd: schedCmd, flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
 	tr, err := r.read(ctx, fs, args)
 	if err != nil {
 		return err

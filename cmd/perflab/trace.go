@@ -69,8 +69,9 @@ Examples:
 
 func init() { traceCmd.run = runTrace }
 
-// traceOpts are trace's own flags.
-type traceOpts struct {
+// execTraceFlags are trace's own flags, for execution traces (godebugFlags
+// are gc's and sched's, for GODEBUG traces).
+type execTraceFlags struct {
 	json     bool
 	out      string
 	pprof    string
@@ -82,7 +83,7 @@ type traceOpts struct {
 
 func runTrace(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(traceCmd)
-	var o traceOpts
+	var o execTraceFlags
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	fs.StringVar(&o.out, "o", "", "write to `FILE`")
 	fs.StringVar(&o.pprof, "pprof", "", "write a profile of `kind`")
@@ -237,7 +238,7 @@ type traceResult struct {
 
 // analyzeTrace reads the trace at source in one pass, writing -perfetto
 // on the way.
-func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *traceOpts, stderr io.Writer) (*traceResult, error) {
+func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *execTraceFlags, stderr io.Writer) (*traceResult, error) {
 	src, err := profiles.Open(ctx, source, opts)
 	if err != nil {
 		return nil, err

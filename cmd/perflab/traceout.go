@@ -14,7 +14,7 @@ import (
 
 // writeTraceReport writes the summary as text or JSON, or the comparison
 // with -base, and the -html page.
-func writeTraceReport(ctx context.Context, res *traceResult, o *traceOpts, opts profiles.Options, stdout, stderr io.Writer) error {
+func writeTraceReport(ctx context.Context, res *traceResult, o *execTraceFlags, opts profiles.Options, stdout, stderr io.Writer) error {
 	var text strings.Builder
 	if err := res.sum.WriteText(&text); err != nil {
 		return err

@@ -44,7 +44,7 @@ type RSSResult struct {
 }
 
 // RSSSearch runs the Ultimate Go article's RSS search case study: the
-// naive service under perflab run, then the tuned one with the naive run
+// naive service under perflab investigate, then the tuned one with the naive run
 // as its base, and prints the two headlines side by side as the article
 // tells them.
 func RSSSearch(ctx context.Context, w io.Writer, o RSSOptions) (*RSSResult, error) {
@@ -65,7 +65,7 @@ func RSSSearch(ctx context.Context, w io.Writer, o RSSOptions) (*RSSResult, erro
 		o.Dir = d
 	}
 	res := &RSSResult{Dir: o.Dir}
-	fmt.Fprintf(w, "The RSS search service of the Ultimate Go article, under perflab run: POST /search?term=covid-19&cnn=on&bbc=on&nyt=on\nfrom 16 connections for %v per variant; reports in %s\n\n", o.Load, o.Dir)
+	fmt.Fprintf(w, "The RSS search service of the Ultimate Go article, under perflab investigate: POST /search?term=covid-19&cnn=on&bbc=on&nyt=on\nfrom 16 connections for %v per variant; reports in %s\n\n", o.Load, o.Dir)
 	for _, v := range []string{"naive", "tuned"} {
 		opts, err := o.runOptions(v)
 		if err != nil {

@@ -12,9 +12,9 @@ import (
 )
 
 var investigateCmd = &command{
-	name:    "run",
+	name:    "investigate",
 	summary: "investigate a server: load, profiles, GC, goroutines and a trace, one report",
-	usage: `usage: perflab run [load flags] -url URL [-url URL]... [-pprof URL] [-o DIR] [-base DIR] -- PROGRAM [ARGS]
+	usage: `usage: perflab investigate [load flags] -url URL [-url URL]... [-pprof URL] [-o DIR] [-base DIR] -- PROGRAM [ARGS]
 
 Starts PROGRAM with GODEBUG=gctrace=1 (its output goes to DIR/program.log),
 waits until the first -url answers, warms it up, then loads each -url in
@@ -27,6 +27,7 @@ artefact in its own format and report.json, report.txt and report.html:
 throughput, latency, CPU top, allocation sites, bytes and objects per
 request, GC cycles per 1000 requests and their CPU, goroutine groups, and
 findings ranked by estimated effect. docs/run.md describes report.json.
+"perflab run", its former name, still works.
 
 Flags:
   -url URL      a URL to load; repeat for more, loaded in turn (loopback
@@ -46,15 +47,15 @@ Flags:
                 -disable-redirects -cpus -fail-on-errors (see perflab help load)
 
 Examples:
-  perflab run -m POST -c 100 -z 10s -url 'http://127.0.0.1:5000/search?term=covid-19&cnn=on&bbc=on&nyt=on' \
+  perflab investigate -m POST -c 100 -z 10s -url 'http://127.0.0.1:5000/search?term=covid-19&cnn=on&bbc=on&nyt=on' \
       -pprof http://127.0.0.1:6060/debug/pprof/ -o naive -- ./rsssearch -variant=naive
-  perflab run -m POST -c 100 -z 10s -url ... -o tuned -base naive -- ./rsssearch -variant=tuned
+  perflab investigate -m POST -c 100 -z 10s -url ... -o tuned -base naive -- ./rsssearch -variant=tuned
 `,
 }
 
-func init() { investigateCmd.run = runRun } // runRun refers to investigateCmd
+func init() { investigateCmd.run = runInvestigate } // runInvestigate refers to investigateCmd
 
-func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+func runInvestigate(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(investigateCmd)
 	var f loadFlags
 	f.register(fs)
@@ -77,7 +78,7 @@ func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 		return usageErrorf("-url: give at least one URL to load")
 	}
 	if fs.NArg() == 0 {
-		return usageErrorf("no program: give it after --, e.g. perflab run -url http://127.0.0.1:8080/ -- ./server")
+		return usageErrorf("no program: give it after --, e.g. perflab investigate -url http://127.0.0.1:8080/ -- ./server")
 	}
 	if o.Rounds < 1 || o.TraceSeconds < 0 || o.Wait <= 0 || o.Grace <= 0 {
 		return usageErrorf("-rounds must be at least 1, -trace at least 0, -wait and -grace positive")
@@ -103,8 +104,8 @@ func runRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 		if werr := rep.WriteText(stdout); werr != nil && err == nil {
 			err = werr
 		}
-		if total := rep.Requests + rep.Errors; err == nil && f.failOn.set && total > 0 && float64(rep.Errors)/float64(total) > f.failOn.share {
-			err = fmt.Errorf("run: %d of the %d requests failed, more than -fail-on-errors %s", rep.Errors, total, f.failOn.String())
+		if ferr := f.failOn.Check(rep.LoadResults()...); err == nil && ferr != nil {
+			err = fmt.Errorf("investigate: %w", ferr)
 		}
 	}
 	return err
