@@ -28,5 +28,5 @@
 //
 // The report page embeds package flame's flame graph of the CPU profile
 // and, with a base run, the differential flame graph of the two, and the
-// execution trace's timeline drawn by package exectrace's timeline.js.
+// execution trace's timeline drawn by package timeline's timeline.js.
 package investigate

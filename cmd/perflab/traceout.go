@@ -10,6 +10,7 @@ import (
 	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/internal/atomicfile"
 	"github.com/perflab/perflab/profiles"
+	"github.com/perflab/perflab/timeline"
 )
 
 // writeTraceReport writes the summary as text or JSON, or the comparison
@@ -48,7 +49,7 @@ func writeTraceReport(ctx context.Context, res *traceResult, o *execTraceFlags, 
 		}
 	}
 	if res.tiler != nil {
-		page := &exectrace.TimelinePage{Title: "perflab trace: " + res.name, Summary: text.String(), Tiles: res.tiler.Tiles(), Spans: res.spans.Spans()}
+		page := &timeline.Page{Title: "perflab trace: " + res.name, Summary: text.String(), Tiles: res.tiler.Tiles(), Spans: res.spans.Spans()}
 		if err := atomicfile.Write(o.timeline, page.Render); err != nil {
 			return err
 		}
