@@ -11,6 +11,7 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/profiles"
 	rpt "github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 )
 
 var topCmd = reportCommand("top", rpt.Top, "show the top entries of a profile, as pprof -top",
@@ -194,7 +195,7 @@ type reportFlags struct {
 
 func addReportFlags(fs *flag.FlagSet, k rpt.Kind) *reportFlags {
 	rf := &reportFlags{o: rpt.DefaultOptions()}
-	rf.resolve = rpt.RegisterFlags(fs, &rf.o)
+	rf.resolve = settings.RegisterFlags(fs, &rf.o)
 	rf.src = addSourceFlags(fs, true)
 	if k == rpt.Top || k == rpt.Peek || k == rpt.Tree {
 		fs.BoolVar(&rf.json, "json", false, "print JSON (see docs/json.md)")
@@ -217,15 +218,15 @@ func (rf *reportFlags) options(stderr io.Writer) (rpt.Options, error) {
 }
 
 // reportFlagHelp describes the flags every report command accepts: the
-// report settings, derived from rpt.Settings, then the sources' flags.
+// report settings, derived from settings.All, then the sources' flags.
 var reportFlagHelp = settingsFlagHelp() + "\nSources:\n" + sourceFlagHelp + outputFlagHelp
 
-// settingsFlagHelp lists rpt.Settings as flags: name, argument, help and
+// settingsFlagHelp lists settings.All as flags: name, argument, help and
 // default, a group as its choices, sample_index with its shortcuts.
 func settingsFlagHelp() string {
 	var b strings.Builder
 	b.WriteString("Report settings (pprof's names and meanings; the shell's options too):\n")
-	for _, s := range rpt.Settings() {
+	for _, s := range settings.All() {
 		name := "-" + s.Name
 		if arg := s.Arg(); arg != "" {
 			name += "=" + strings.ToUpper(arg)

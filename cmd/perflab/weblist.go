@@ -17,6 +17,7 @@ import (
 	"github.com/perflab/perflab/disasm"
 	"github.com/perflab/perflab/internal/term"
 	rpt "github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 	"github.com/perflab/perflab/web"
 )
 
@@ -122,7 +123,7 @@ func (sv *sourceViewer) open(ctx context.Context, regex string) (string, error) 
 		sv.srv = srv
 	}
 	q := url.Values{}
-	sv.o.EncodeURL(q)
+	settings.EncodeURL(&sv.o, q)
 	q.Set("f", regex)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1/ui/api/source?"+q.Encode(), nil)
