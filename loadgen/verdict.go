@@ -87,8 +87,13 @@ type FailureLimit struct {
 	On    bool // the flag was given
 }
 
-// String prints the share as a percentage.
-func (l *FailureLimit) String() string { return formatShare(l.Share) }
+// String prints the share as a percentage, or "" when there is no limit.
+func (l *FailureLimit) String() string {
+	if !l.On {
+		return ""
+	}
+	return formatShare(l.Share)
+}
 
 // Set parses a share from 0 to 1, as a fraction or a percentage.
 func (l *FailureLimit) Set(v string) error {

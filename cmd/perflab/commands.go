@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -12,12 +11,19 @@ import (
 )
 
 // A command is one perflab subcommand. Each lives in its own file, which
-// holds its usage text (with examples) and its run function.
+// holds what its help says (synopsis, description, examples) and its run
+// function, which defines the flags with their help: "perflab help NAME"
+// and -h derive the usage from them (usage.go). run never refers to its
+// command: the table, its commands and their run functions are plain
+// values, without init functions.
 type command struct {
-	name    string
-	summary string // one line for "perflab help"
-	usage   string // full text for "perflab help NAME" and -h
-	run     func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error
+	name     string
+	summary  string // one line for "perflab help"
+	synopsis string // the usage lines, one per form: "perflab top [flags] SOURCE..."
+	doc      string // what the command does, in paragraphs
+	examples string // command lines, one a line
+	subs     []*command
+	run      func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error
 }
 
 // commands is the table of subcommands, in the order "perflab help" lists them.
@@ -101,34 +107,21 @@ func dispatch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	if c.name != args[0] {
 		fmt.Fprintf(stderr, "perflab: %q is deprecated: it is now perflab %s\n", args[0], c.name)
 	}
-	err := c.run(ctx, stdin, stdout, stderr, args[1:])
+	var err error
+	if c == helpCmd { // help runs commands with -h: it is not in its own table's initializer
+		err = runHelp(ctx, stdin, stdout, stderr, args[1:])
+	} else {
+		err = c.run(ctx, stdin, stdout, stderr, args[1:])
+	}
+	if hr := (*helpRequest)(nil); errors.As(err, &hr) {
+		fmt.Fprint(stdout, c.find(hr.fs.Name()).usage(hr.fs))
+		return nil
+	}
 	var ue *usageError
 	if errors.As(err, &ue) && ue.cmd == "" {
 		ue.cmd = c.name
 	}
 	return err
-}
-
-// newFlagSet returns a FlagSet for cmd that reports errors instead of
-// printing them, so that parseFlags can turn them into usage errors.
-func newFlagSet(c *command) *flag.FlagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
-
-// parseFlags parses args into fs. -h prints the command's usage to stdout
-// and returns errHelp; any other flag error becomes a usage error naming the flag.
-func parseFlags(c *command, fs *flag.FlagSet, stdout io.Writer, args []string) error {
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, c.usage)
-		return errHelp
-	}
-	if err != nil {
-		return &usageError{cmd: c.name, err: err}
-	}
-	return nil
 }
 
 // stringList is a flag that may be repeated, such as load's -H or the

@@ -19,9 +19,9 @@ import (
 var gcCmd = &command{
 	name:    "gc",
 	summary: "summarise GODEBUG=gctrace output, or run a program under it",
-	usage: `usage: perflab gc [flags] [FILE|-]
-       perflab gc [flags] -- PROGRAM [ARGS...]
-
+	synopsis: `perflab gc [flags] [FILE|-]
+perflab gc [flags] -- PROGRAM [ARGS...]`,
+	doc: `
 Reads the lines GODEBUG=gctrace=1 makes the Go runtime write to standard
 error (Go 1.19 to 1.26 formats; gctrace=2 and gcpacertrace=1 lines too) and
 summarises them: number of GCs and GCs per second, the runtime's GC CPU
@@ -46,23 +46,15 @@ keep them apart. "go test PKG [flags]" and "go run PKG [args]" are built
 first without GODEBUG (go test -c, go build), so that the go command's,
 the compiler's and the linker's collections stay out; then only the binary
 runs, the test binary in its package directory with the test flags.
-
-Flags:
-  -json       print the summary as JSON (schema in docs/godebug.md)
-  -html FILE  also write an HTML page with charts of heap, pauses and GC CPU
-  -o FILE     write the summary to FILE instead of standard output
-  -pacer      with --, also set gcpacertrace=1
-  -v          with --, pass the trace lines through to standard error too
-
-Examples:
-  GODEBUG=gctrace=1 ./server 2> gc.log; perflab gc gc.log
-  perflab gc -html gc.html -- ./server -addr 127.0.0.1:8080
-  perflab gc -json -- go test -run TestBig ./pkg
-  GODEBUG=gctrace=1 ./server 2>&1 >/dev/null | perflab gc -
 `,
+	examples: `
+GODEBUG=gctrace=1 ./server 2> gc.log; perflab gc gc.log
+perflab gc -html gc.html -- ./server -addr 127.0.0.1:8080
+perflab gc -json -- go test -run TestBig ./pkg
+GODEBUG=gctrace=1 ./server 2>&1 >/dev/null | perflab gc -
+`,
+	run: runGC,
 }
-
-func init() { gcCmd.run = runGC } // runGC refers to gcCmd
 
 // godebugFlags are the flags gc and sched share, for GODEBUG traces
 // (gctrace, schedtrace); execTraceFlags are trace's, for execution traces.
@@ -75,18 +67,18 @@ type godebugFlags struct {
 
 func addGodebugFlags(fs *flag.FlagSet) *godebugFlags {
 	f := new(godebugFlags)
-	fs.BoolVar(&f.json, "json", false, "print JSON")
-	fs.StringVar(&f.html, "html", "", "write an HTML page of charts to `FILE`")
-	fs.StringVar(&f.out, "o", "", "write the summary to `FILE`")
-	fs.BoolVar(&f.verbose, "v", false, "pass trace lines through")
+	fs.BoolVar(&f.json, "json", false, "print the summary as JSON (schema in docs/godebug.md)")
+	fs.StringVar(&f.html, "html", "", "also write an HTML page of charts (heap, pauses and GC CPU for gc; run queues and Ps for sched) to `FILE`")
+	fs.StringVar(&f.out, "o", "", "write the summary to `FILE` instead of standard output")
+	fs.BoolVar(&f.verbose, "v", false, "with --, pass the trace lines through to standard error too")
 	return f
 }
 
 func runGC(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(gcCmd)
+	fs := newFlagSet("gc")
 	flags := addGodebugFlags(fs)
-	pacer := fs.Bool("pacer", false, "also set gcpacertrace=1")
-	if err := parseFlags(gcCmd, fs, stdout, args); err != nil {
+	pacer := fs.Bool("pacer", false, "with --, also set gcpacertrace=1")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	settings := []string{"gctrace=1"}
@@ -98,7 +90,7 @@ func runGC(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args 
 		last := a.Last()
 		return fmt.Sprintf("gc: %d GCs, live heap %d MB, last pause %v", a.GCs(), last.HeapLive>>20, last.Pause().Round(time.Microsecond))
 	}
-	r := &godebugReader{cmd: gcCmd, flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
+	r := &godebugReader{cmd: "gc", flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
 	tr, err := r.read(ctx, fs, args)
 	if err != nil {
 		return err
@@ -132,7 +124,7 @@ func (tr *godebugRun) exit() error {
 
 // A godebugReader feeds a GODEBUG trace to an analyzer, for gc and sched alike.
 type godebugReader struct {
-	cmd      *command
+	cmd      string // the command's name, for messages
 	flags    *godebugFlags
 	settings []string // GODEBUG settings for a program run after --
 	stdin    io.Reader
@@ -192,7 +184,7 @@ func (r *godebugReader) recorder(name string) func(godebug.Record) {
 	return func(rec godebug.Record) {
 		if se, ok := rec.(*godebug.SyntaxError); ok && r.warned < 3 {
 			r.warned++
-			fmt.Fprintf(r.stderr, "perflab %s: %s:%d: malformed %s trace line: %s\n", r.cmd.name, name, se.Line, se.Kind, se.Msg)
+			fmt.Fprintf(r.stderr, "perflab %s: %s:%d: malformed %s trace line: %s\n", r.cmd, name, se.Line, se.Kind, se.Msg)
 		}
 		r.handle(rec)
 	}
@@ -216,7 +208,7 @@ func (r *godebugReader) run(ctx context.Context, argv []string) (*godebugRun, er
 		if argv, dir, err = plan.prepare(ctx, tmp, r.stderr); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(r.stderr, "perflab %s: built %s first; tracing only the program it built\n", r.cmd.name, name)
+		fmt.Fprintf(r.stderr, "perflab %s: built %s first; tracing only the program it built\n", r.cmd, name)
 	}
 	line := term.NewLine(r.stderr)
 	// The program's own output to the terminal would run into the line.

@@ -12,10 +12,10 @@ import (
 )
 
 var investigateCmd = &command{
-	name:    "investigate",
-	summary: "investigate a server: load, profiles, GC, goroutines and a trace, one report",
-	usage: `usage: perflab investigate [load flags] -url URL [-url URL]... [-pprof URL] [-o DIR] [-base DIR] -- PROGRAM [ARGS]
-
+	name:     "investigate",
+	summary:  "investigate a server: load, profiles, GC, goroutines and a trace, one report",
+	synopsis: `perflab investigate [load flags] -url URL [-url URL]... [-pprof URL] [-o DIR] [-base DIR] -- PROGRAM [ARGS]`,
+	doc: `
 Starts PROGRAM with GODEBUG=gctrace=1 (its output goes to DIR/program.log),
 waits until the first -url answers, warms it up, then loads each -url in
 turn with perflab load's engine while it collects from -pprof a CPU
@@ -28,50 +28,32 @@ throughput, latency, CPU top, allocation sites, bytes and objects per
 request, GC cycles per 1000 requests and their CPU, goroutine groups, and
 findings ranked by estimated effect. docs/run.md describes report.json.
 "perflab run", its former name, still works.
-
-Flags:
-  -url URL      a URL to load; repeat for more, loaded in turn (loopback
-                only unless -allow-remote)
-  -pprof URL    the program's /debug/pprof/ (default: on the first -url's host)
-  -o DIR        where the artefacts and reports go (default perflab-run)
-  -base DIR     compare with the run in DIR: throughput and latency over
-                -rounds with their noise judged, allocations and GC
-  -warmup DUR   load before measuring (default 1s; 0 for the default, -1s for none)
-  -rounds N     parts the measured load is cut into to judge noise (default 5)
-  -trace SECS   length of the execution trace (default 1; 0 for none)
-  -wait DUR     how long the program has to answer the first -url (default 30s)
-  -grace DUR    how long the program has to exit after SIGTERM (default 5s)
-  -allow-remote allow URLs on other hosts than this one
-  load flags    perflab load's: -n -c -q -z -m -H -t -A -d -D -T -a -x -h2
-                -host -disable-compression -disable-keepalive
-                -disable-redirects -cpus -fail-on-errors (see perflab help load)
-
-Examples:
-  perflab investigate -m POST -c 100 -z 10s -url 'http://127.0.0.1:5000/search?term=covid-19&cnn=on&bbc=on&nyt=on' \
-      -pprof http://127.0.0.1:6060/debug/pprof/ -o naive -- ./rsssearch -variant=naive
-  perflab investigate -m POST -c 100 -z 10s -url ... -o tuned -base naive -- ./rsssearch -variant=tuned
 `,
+	examples: `
+perflab investigate -m POST -c 100 -z 10s -url 'http://127.0.0.1:5000/search?term=covid-19&cnn=on&bbc=on&nyt=on' \
+    -pprof http://127.0.0.1:6060/debug/pprof/ -o naive -- ./rsssearch -variant=naive
+perflab investigate -m POST -c 100 -z 10s -url ... -o tuned -base naive -- ./rsssearch -variant=tuned
+`,
+	run: runInvestigate,
 }
 
-func init() { investigateCmd.run = runInvestigate } // runInvestigate refers to investigateCmd
-
 func runInvestigate(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(investigateCmd)
+	fs := newFlagSet("investigate")
 	var f loadFlags
 	f.register(fs)
 	var urls stringList
 	var o investigate.Options
-	fs.Var(&urls, "url", "")
-	fs.StringVar(&o.Pprof, "pprof", "", "")
-	fs.StringVar(&o.Dir, "o", "perflab-run", "")
-	fs.StringVar(&o.Base, "base", "", "")
-	fs.DurationVar(&o.Warmup, "warmup", 0, "")
-	fs.IntVar(&o.Rounds, "rounds", investigate.DefaultRounds, "")
-	fs.IntVar(&o.TraceSeconds, "trace", 1, "")
-	fs.DurationVar(&o.Wait, "wait", investigate.DefaultWait, "")
-	fs.DurationVar(&o.Grace, "grace", investigate.DefaultGrace, "")
-	fs.BoolVar(&o.AllowRemote, "allow-remote", false, "")
-	if err := parseFlags(investigateCmd, fs, stdout, args); err != nil {
+	fs.Var(&urls, "url", "a `URL` to load; repeat for more, loaded in turn (loopback only unless -allow-remote)")
+	fs.StringVar(&o.Pprof, "pprof", "", "the program's /debug/pprof/ (default: on the first -url's host)")
+	fs.StringVar(&o.Dir, "o", "perflab-run", "where the artefacts and reports go (default perflab-run)")
+	fs.StringVar(&o.Base, "base", "", "compare with the run in `DIR`: throughput and latency over -rounds with their noise judged, allocations and GC")
+	fs.DurationVar(&o.Warmup, "warmup", 0, "load before measuring (default 1s; 0 for the default, -1s for none)")
+	fs.IntVar(&o.Rounds, "rounds", investigate.DefaultRounds, "parts the measured load is cut into to judge noise")
+	fs.IntVar(&o.TraceSeconds, "trace", 1, "length of the execution trace (default 1; 0 for none)")
+	fs.DurationVar(&o.Wait, "wait", investigate.DefaultWait, "how long the program has to answer the first -url (default 30s)")
+	fs.DurationVar(&o.Grace, "grace", investigate.DefaultGrace, "how long the program has to exit after SIGTERM (default 5s)")
+	fs.BoolVar(&o.AllowRemote, "allow-remote", false, "allow URLs on other hosts than this one")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if len(urls) == 0 {

@@ -18,10 +18,10 @@ import (
 )
 
 var loadCmd = &command{
-	name:    "load",
-	summary: "put HTTP load on a server (hey's flags, honest latencies)",
-	usage: `usage: perflab load [flags] URL
-
+	name:     "load",
+	summary:  "put HTTP load on a server (hey's flags, honest latencies)",
+	synopsis: `perflab load [flags] URL`,
+	doc: `
 Sends HTTP requests to URL from -c concurrent workers and reports latencies
 in hey's layout. Flags and meanings are hey's, except that -q is the total
 rate (hey's is per worker), -n is sent exactly, and there is no cap on the
@@ -29,50 +29,20 @@ number of results. With -q, latencies count from each request's intended
 send time (coordinated omission corrected, as wrk2 does); the uncorrected
 view and how many requests went out late are printed beside them.
 
-Flags:
-  -n N        number of requests to send (default 200)
-  -c N        concurrent workers, one connection each (default 50)
-  -q RATE     total rate in requests per second (default: as fast as possible)
-  -z DUR      send for this long instead of -n requests, e.g. 10s, 3m
-  -o FORMAT   output: summary (default), csv (one row per response, hey's
-              columns) or json (docs/load.md describes the schema)
-  -m METHOD   HTTP method (default GET)
-  -H "K: V"   header; repeat for more
-  -t SECS     timeout of each request in seconds, 0 for none (default 20)
-  -A VALUE    Accept header
-  -d BODY     request body
-  -D FILE     request body from FILE, a regular file of at most 256 MiB
-  -T TYPE     Content-Type (default "text/html")
-  -a U:P      basic authentication
-  -x PROXY    HTTP proxy as host:port or URL
-  -h2         HTTP/2 only (h2 over TLS, prior-knowledge h2c over plain TCP)
-  -host NAME  Host header
-  -disable-compression  do not ask for gzip
-  -disable-keepalive    a new connection for every request
-  -disable-redirects    report redirects instead of following them
-  -cpus N     CPUs the generator may use (default: half the machine's, at
-              least 1; hey's default is all of them)
-  -fail-on-errors SHARE
-              exit 1 when more than SHARE of the requests failed, e.g. 0.01
-              or 1%: counts requests without a response, 5xx responses,
-              requests left in flight at the end and, with -q, requests
-              due that were never sent
-
 Requests/sec counts responses of any status; requests that failed without
 a response are counted apart (Errors/sec, Error distribution). A run in
 which no request got a response exits 1.
 
 On a terminal a progress line shows elapsed time, requests, rate, errors and
 p50/p99 so far. Ctrl-C stops the run and reports what completed.
-
-Examples:
-  perflab load -n 10000 -c 8 http://127.0.0.1:8080/
-  perflab load -c 4 -q 1000 -z 30s http://127.0.0.1:8080/api
-  perflab load -m POST -T application/json -d '{"a":1}' -o json http://127.0.0.1:8080/
 `,
+	examples: `
+perflab load -n 10000 -c 8 http://127.0.0.1:8080/
+perflab load -c 4 -q 1000 -z 30s http://127.0.0.1:8080/api
+perflab load -m POST -T application/json -d '{"a":1}' -o json http://127.0.0.1:8080/
+`,
+	run: runLoad,
 }
-
-func init() { loadCmd.run = runLoad } // runLoad refers to loadCmd
 
 // loadFlags are perflab load's flags, as hey spells them.
 type loadFlags struct {
@@ -88,11 +58,11 @@ type loadFlags struct {
 }
 
 func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(loadCmd)
+	fs := newFlagSet("load")
 	var f loadFlags
-	fs.StringVar(&f.out, "o", "", "")
+	fs.StringVar(&f.out, "o", "", "output: summary (default), csv (one row per response, hey's columns) or json (docs/load.md describes the schema)")
 	f.register(fs)
-	if err := parseFlags(loadCmd, fs, stdout, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -113,26 +83,26 @@ func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 // register defines the load flags, all but -o (whose meaning differs
 // between perflab load and perflab investigate), on fs.
 func (f *loadFlags) register(fs *flag.FlagSet) {
-	fs.IntVar(&f.n, "n", loadgen.DefaultN, "")
-	fs.IntVar(&f.c, "c", loadgen.DefaultC, "")
-	fs.Float64Var(&f.q, "q", 0, "")
-	fs.DurationVar(&f.z, "z", 0, "")
-	fs.StringVar(&f.method, "m", "GET", "")
-	fs.Var(&f.headers, "H", "")
-	fs.IntVar(&f.t, "t", 20, "")
-	fs.StringVar(&f.accept, "A", "", "")
-	fs.StringVar(&f.body, "d", "", "")
-	fs.StringVar(&f.bodyFile, "D", "", "")
-	fs.StringVar(&f.contentType, "T", "text/html", "")
-	fs.StringVar(&f.auth, "a", "", "")
-	fs.StringVar(&f.proxy, "x", "", "")
-	fs.BoolVar(&f.h2, "h2", false, "")
-	fs.StringVar(&f.host, "host", "", "")
-	fs.BoolVar(&f.noCompression, "disable-compression", false, "")
-	fs.BoolVar(&f.noKeepAlive, "disable-keepalive", false, "")
-	fs.BoolVar(&f.noRedirects, "disable-redirects", false, "")
-	fs.IntVar(&f.cpus, "cpus", defaultCPUs(), "")
-	fs.Var(&f.failOn, "fail-on-errors", "")
+	fs.IntVar(&f.n, "n", loadgen.DefaultN, "number of requests to send (default 200)")
+	fs.IntVar(&f.c, "c", loadgen.DefaultC, "concurrent workers, one connection each (default 50)")
+	fs.Float64Var(&f.q, "q", 0, "total rate in requests per second (default: as fast as possible)")
+	fs.DurationVar(&f.z, "z", 0, "send for this long instead of -n requests, e.g. 10s, 3m")
+	fs.StringVar(&f.method, "m", "GET", "HTTP method (default GET)")
+	fs.Var(&f.headers, "H", "header; repeat for more")
+	fs.IntVar(&f.t, "t", 20, "timeout of each request in seconds, 0 for none (default 20)")
+	fs.StringVar(&f.accept, "A", "", "Accept header")
+	fs.StringVar(&f.body, "d", "", "request body")
+	fs.StringVar(&f.bodyFile, "D", "", "request body from `FILE`, a regular file of at most 256 MiB")
+	fs.StringVar(&f.contentType, "T", "text/html", "Content-Type (default \"text/html\")")
+	fs.StringVar(&f.auth, "a", "", "basic authentication")
+	fs.StringVar(&f.proxy, "x", "", "HTTP proxy as host:port or URL")
+	fs.BoolVar(&f.h2, "h2", false, "HTTP/2 only (h2 over TLS, prior-knowledge h2c over plain TCP)")
+	fs.StringVar(&f.host, "host", "", "Host header")
+	fs.BoolVar(&f.noCompression, "disable-compression", false, "do not ask for gzip")
+	fs.BoolVar(&f.noKeepAlive, "disable-keepalive", false, "a new connection for every request")
+	fs.BoolVar(&f.noRedirects, "disable-redirects", false, "report redirects instead of following them")
+	fs.IntVar(&f.cpus, "cpus", defaultCPUs(), "CPUs the generator may use (default: half the machine's, at least 1; hey's default is all of them)")
+	fs.Var(&f.failOn, "fail-on-errors", "exit 1 when more than `SHARE` of the requests failed, e.g. 0.01 or 1%: counts requests without a response, 5xx responses, requests left in flight at the end and, with -q, requests due that were never sent")
 }
 
 // verdict fails a run in which no request got a response, or, with
