@@ -33,10 +33,7 @@ func ResolveTrimmed(ctx context.Context, p *profile.Profile, dir string, o Optio
 	if len(paths) == 0 {
 		return 0
 	}
-	if o.Go == "" {
-		o.Go = "go"
-	}
-	out, err := goCmd(ctx, o, dir, append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}"}, paths...)...)
+	out, err := goOutput(ctx, o, dir, append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}"}, paths...)...)
 	if err != nil && len(out) == 0 {
 		return 0
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -244,14 +243,8 @@ func shortFunc(name string) string {
 // LocalFiles returns the default AnalyzeOptions.Local: it reports whether
 // a file is a .go file that exists outside GOROOT and GOMODCACHE.
 func LocalFiles(ctx context.Context, o Options) func(string) bool {
-	goCmd := o.Go
-	if goCmd == "" {
-		goCmd = "go"
-	}
 	var roots []string
-	cmd := exec.CommandContext(ctx, goCmd, "env", "GOROOT", "GOMODCACHE")
-	cmd.Env = o.Env
-	if out, err := cmd.Output(); err == nil {
+	if out, err := goOutput(ctx, o, "", "env", "GOROOT", "GOMODCACHE"); err == nil {
 		for _, r := range strings.Fields(string(out)) {
 			roots = append(roots, filepath.Clean(r)+string(filepath.Separator))
 		}
