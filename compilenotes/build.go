@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/perflab/perflab/internal/gocmd"
+	"github.com/perflab/perflab/internal/namedfile"
+	"github.com/perflab/perflab/report"
 )
 
 // ErrNoSource reports a package directory that is not there or not in a
@@ -208,7 +210,8 @@ func newNamer() *namer { return &namer{files: map[string][]string{}} }
 func (nm *namer) at(file string, line, col int) string {
 	lines, ok := nm.files[file]
 	if !ok {
-		if data, err := os.ReadFile(file); err == nil {
+		// Read as every file input names is read (package namedfile).
+		if data, err := namedfile.ReadFile(file, report.MaxSourceBytes, "a source file"); err == nil {
 			sc := bufio.NewScanner(bytes.NewReader(data))
 			sc.Buffer(nil, MaxLineBytes)
 			for sc.Scan() {

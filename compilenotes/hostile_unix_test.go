@@ -250,3 +250,19 @@ func TestResolveTrimmedNoDownload(t *testing.T) {
 		t.Errorf("the go command asked the module proxy for %q", *asked)
 	}
 }
+
+// TestLocalFilesRefusesProc: a source file under /proc (here the current
+// directory's main.go seen through /proc/self/cwd) is not the user's code
+// to build (issue 24.3).
+func TestLocalFilesRefusesProc(t *testing.T) {
+	dir := writeModule(t, "module example.com/m\n\ngo 1.21\n")
+	t.Chdir(dir)
+	if _, err := os.Stat("/proc/self/cwd/main.go"); err != nil {
+		t.Skip("no /proc/self/cwd")
+	}
+	local := compilenotes.LocalFiles(context.Background(), compilenotes.Options{})
+	if local("/proc/self/cwd/main.go") || !local(filepath.Join(dir, "main.go")) {
+		t.Errorf("LocalFiles: /proc/self/cwd/main.go %v, %s %v; want false, true",
+			local("/proc/self/cwd/main.go"), filepath.Join(dir, "main.go"), local(filepath.Join(dir, "main.go")))
+	}
+}

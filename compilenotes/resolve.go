@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/namedfile"
 )
 
 // ResolveTrimmed points the file names of a profile from a binary built
@@ -50,7 +51,7 @@ func ResolveTrimmed(ctx context.Context, p *profile.Profile, dir string, o Optio
 			continue
 		}
 		local := filepath.Join(d, path.Base(fn.Filename))
-		if fi, err := os.Stat(local); err == nil && fi.Mode().IsRegular() {
+		if fi, err := os.Stat(local); err == nil && fi.Mode().IsRegular() && namedfile.Check(local) == nil {
 			fn.Filename = local
 			n++
 		}

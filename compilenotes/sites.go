@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/namedfile"
 )
 
 // A Site is a source line that allocates, with what it allocated and the
@@ -241,7 +242,8 @@ func shortFunc(name string) string {
 }
 
 // LocalFiles returns the default AnalyzeOptions.Local: it reports whether
-// a file is a .go file that exists outside GOROOT and GOMODCACHE.
+// a file is a .go file that exists outside GOROOT and GOMODCACHE, and
+// outside /proc, /sys and /dev (see package namedfile).
 func LocalFiles(ctx context.Context, o Options) func(string) bool {
 	var roots []string
 	if out, err := goOutput(ctx, o, "", "env", "GOROOT", "GOMODCACHE"); err == nil {
@@ -260,7 +262,7 @@ func LocalFiles(ctx context.Context, o Options) func(string) bool {
 		}
 		if ok {
 			fi, err := os.Stat(file)
-			ok = err == nil && fi.Mode().IsRegular()
+			ok = err == nil && fi.Mode().IsRegular() && namedfile.Check(file) == nil
 		}
 		cache[file] = ok
 		return ok

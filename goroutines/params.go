@@ -11,8 +11,9 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"os"
 	"strings"
+
+	"github.com/perflab/perflab/internal/namedfile"
 )
 
 // errNoFunc is the error of a function that the binary or source does not
@@ -94,6 +95,9 @@ func openDWARF(binary string) (*dwarf.Data, error) {
 	return f.DWARF()
 }
 
+// maxParseBytes is the largest source file ParamsFromSource parses.
+const maxParseBytes = 16 << 20
+
 // ParamsFromSource returns the parameters of fn (a method's receiver
 // first) as declared in the Go source file.
 func ParamsFromSource(file, fn string) ([]Param, error) {
@@ -101,10 +105,12 @@ func ParamsFromSource(file, fn string) ([]Param, error) {
 	if name == "" {
 		return nil, fmt.Errorf("%s: %s: %w", file, fn, errNoFunc)
 	}
-	if info, err := os.Stat(file); err != nil || info.Size() > 16<<20 {
-		return nil, fmt.Errorf("%s: no readable source", file)
+	// The dump named the file: read it as every file input names is read.
+	src, err := namedfile.ReadFile(file, maxParseBytes, "a source file to parse")
+	if err != nil {
+		return nil, fmt.Errorf("%s: no readable source: %w", file, err)
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, err
 	}
