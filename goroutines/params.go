@@ -2,9 +2,6 @@ package goroutines
 
 import (
 	"debug/dwarf"
-	"debug/elf"
-	"debug/macho"
-	"debug/pe"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -14,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/perflab/perflab/internal/namedfile"
+	"github.com/perflab/perflab/internal/objfile"
 )
 
 // errNoFunc is the error of a function that the binary or source does not
@@ -78,18 +76,12 @@ func dwarfParams(d *dwarf.Data, r *dwarf.Reader) ([]Param, error) {
 	}
 }
 
+// openDWARF reads the DWARF data of binary, which the user named (-binary,
+// or the program run after --), within package objfile's bounds.
 func openDWARF(binary string) (*dwarf.Data, error) {
-	if f, err := elf.Open(binary); err == nil {
-		defer f.Close()
-		return f.DWARF()
-	}
-	if f, err := macho.Open(binary); err == nil {
-		defer f.Close()
-		return f.DWARF()
-	}
-	f, err := pe.Open(binary)
+	f, err := objfile.OpenArg(binary) // an error names binary
 	if err != nil {
-		return nil, fmt.Errorf("%s: not an executable with DWARF data", binary)
+		return nil, err
 	}
 	defer f.Close()
 	return f.DWARF()

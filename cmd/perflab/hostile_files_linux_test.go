@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/perflab/perflab/internal/reporttest"
 )
@@ -30,5 +34,34 @@ func TestListShowsNoProcFiles(t *testing.T) {
 		if err != nil || strings.Contains(string(out), "s3cret") || !strings.Contains(string(out), "under /proc, /sys or /dev") {
 			t.Errorf("perflab list of a function in %s: %v\n%s\nwant no token, an Error line refusing the file", file, err, out)
 		}
+	}
+}
+
+// fifoProfile writes a profile whose one sampled function, main.main, is
+// in a mapping whose file is a FIFO, and returns the profile and the FIFO.
+func fifoProfile(t *testing.T) (prof, fifo string) {
+	t.Helper()
+	dir := t.TempDir()
+	fifo = filepath.Join(dir, "server")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	prof = filepath.Join(dir, "cpu.pprof")
+	reporttest.WriteProfile(t, reporttest.MappedSample(fifo), prof)
+	return prof, fifo
+}
+
+// TestDisasmFIFOBinary: a profile whose mapping file is a FIFO: disasm
+// refuses it at once in one line instead of waiting for a writer for
+// ever (issue 24.5).
+func TestDisasmFIFOBinary(t *testing.T) {
+	bin := perflab(t)
+	prof, fifo := fifoProfile(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "disasm", "main.main", prof).CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "binary "+fifo+": not a regular file") {
+		t.Errorf("perflab disasm of a profile whose binary is a FIFO: %v\n%s\nwant exit 1 and one line refusing the FIFO", err, out)
 	}
 }

@@ -15,5 +15,7 @@
 //     another place, sysfs) stat as small regular files and read otherwise.
 //
 // Files the user names on the command line (profiles, -o outputs) do not
-// go through this package: the user may mean a FIFO or /dev/stdin.
+// go through this package, the user may mean a FIFO or /dev/stdin; a
+// binary the user names goes through OpenArg: not blocking, a regular
+// file, but it may be /proc/PID/exe.
 package namedfile

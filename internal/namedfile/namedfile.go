@@ -52,6 +52,13 @@ func Open(name string) (*os.File, fs.FileInfo, error) {
 	if err := Check(name); err != nil {
 		return nil, nil, err
 	}
+	return OpenArg(name)
+}
+
+// OpenArg is Open without Check, for a file the user named on the
+// command line rather than input: it may be under /proc (/proc/PID/exe),
+// but it is still opened without blocking and must be a regular file.
+func OpenArg(name string) (*os.File, fs.FileInfo, error) {
 	f, err := openNonblock(name)
 	if err != nil {
 		return nil, nil, err
