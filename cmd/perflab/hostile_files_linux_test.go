@@ -65,3 +65,35 @@ func TestDisasmFIFOBinary(t *testing.T) {
 		t.Errorf("perflab disasm of a profile whose binary is a FIFO: %v\n%s\nwant exit 1 and one line refusing the FIFO", err, out)
 	}
 }
+
+// TestDisasmInterrupted: whatever perflab disasm waits for (here a FIFO
+// given as the profile, with no writer), SIGINT or SIGTERM ends it (issue
+// 24.5: it used to ignore both for over 10 minutes).
+func TestDisasmInterrupted(t *testing.T) {
+	bin := perflab(t)
+	prof, fifo := fifoProfile(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		for _, args := range [][]string{{"disasm", "main.main", fifo}, {"disasm", "main.main", fifo, prof}} {
+			cmd := exec.Command(bin, args...)
+			var out strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond)
+			cmd.Process.Signal(sig)
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(out.String(), "context canceled") {
+					t.Errorf("%s after %s: %v, %q; want exit 1 saying it was cancelled", args, sig, err, out.String())
+				}
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Errorf("perflab %s still running 10 s after %s", strings.Join(args, " "), sig)
+			}
+		}
+	}
+}
