@@ -68,7 +68,10 @@ func (c Cmd) run(ctx context.Context, stdout io.Writer, args []string) error {
 		defer release()
 	}
 	cmd := exec.CommandContext(ctx, c.path(), args...)
-	cmd.Dir, cmd.Env, cmd.WaitDelay = c.Dir, c.Environ(), waitDelay
+	cmd.Dir, cmd.Env, cmd.WaitDelay = c.Dir, c.Env, waitDelay // nil Env: os/exec's own, with PWD set to Dir
+	if c.Origin == Input {
+		cmd.Env = c.Environ()
+	}
 	cmd.Stdout = stdout
 	var stderr strings.Builder
 	cmd.Stderr = c.Stderr
