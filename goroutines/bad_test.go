@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -75,7 +76,10 @@ func TestLongLine(t *testing.T) {
 
 // TestCutEverywhere cuts a real dump at every byte: each prefix is read
 // without error once it holds a goroutine header, groups what is whole,
-// and is noted as cut when it ends mid-line.
+// and is noted as cut when it ends mid-line, unless its last line ends a
+// stack (a creator's location, or that of main.main below which
+// GOTRACEBACK=all prints no frame): a whole dump saved without its last
+// end of line is not cut.
 func TestCutEverywhere(t *testing.T) {
 	out := runProg(t, []string{"GOTRACEBACK=all"}, "panic")
 	first := bytes.Index(out, []byte("]:\n")) + 3
@@ -84,8 +88,12 @@ func TestCutEverywhere(t *testing.T) {
 		if err := goroutines.Read("cut", bytes.NewReader(out[:n]), d, goroutines.Options{}); err != nil {
 			t.Fatalf("cut at %d: %v", n, err)
 		}
-		if out[n-1] != '\n' && !strings.Contains(strings.Join(d.Notes, "\n"), "ends mid-line") {
-			t.Fatalf("cut at %d: no note in %q", n, d.Notes)
+		noted := strings.Contains(strings.Join(d.Notes, "\n"), "ends mid-line")
+		if out[n-1] != '\n' && !noted && !endsStack(out[:n]) {
+			t.Fatalf("cut at %d: no note in %q (%q)", n, d.Notes, out[max(0, n-80):n])
+		}
+		if noted && (out[n-1] == '\n' || endsStack(out[:n])) {
+			t.Fatalf("cut at %d, after a whole line or stack: note %q (%q)", n, d.Notes, out[max(0, n-80):n])
 		}
 		for _, g := range d.Groups {
 			for _, f := range g.Frames {
@@ -95,4 +103,17 @@ func TestCutEverywhere(t *testing.T) {
 			}
 		}
 	}
+}
+
+var locationLine = regexp.MustCompile(`^\t\S.*:\d+( |$)`)
+
+// endsStack reports whether the last line of dump is the location of a
+// creator or of main.main, which end a stack at GOTRACEBACK=all.
+func endsStack(dump []byte) bool {
+	lines := strings.Split(string(dump), "\n")
+	if len(lines) < 2 || !locationLine.MatchString(lines[len(lines)-1]) {
+		return false
+	}
+	call := lines[len(lines)-2]
+	return strings.HasPrefix(call, "created by ") || call == "main.main()"
 }

@@ -6,8 +6,20 @@ import (
 )
 
 // Compare sets each group's BaseCount from the same group of base, the
-// dump taken earlier. Groups of base that have gone are not added.
+// dump taken earlier (its last snapshot, if its input held several).
+// Groups of base that have gone are not added. Every snapshot of d is
+// compared with it.
 func (d *Dump) Compare(base *Dump) {
+	if n := len(base.Snapshots); n > 0 {
+		base = base.Snapshots[n-1]
+	}
+	for _, sn := range d.Snapshots {
+		sn.compare(base)
+	}
+	d.compare(base)
+}
+
+func (d *Dump) compare(base *Dump) {
 	for _, g := range d.Groups {
 		g.baseSeen = true
 		if b, ok := base.index[g.key]; ok {

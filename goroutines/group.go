@@ -27,8 +27,9 @@ type Group struct {
 	CreatedBy *Frame
 	// Frames are the shared calls, innermost first.
 	Frames []Frame
-	// Elided counts frames the runtime left out of the first goroutine.
-	Elided int
+	// Elided counts frames the runtime left out of the first goroutine,
+	// before Frames[ElidedAt] (see Goroutine.ElidedAt).
+	Elided, ElidedAt int
 	// Truncated counts goroutines whose stack was cut short.
 	Truncated int
 	// IDs holds the ids of the first goroutines (at most MaxIDs).
@@ -76,12 +77,21 @@ type Dump struct {
 	PanicGoroutine int64
 	// Groups are sorted: the panicking group first, then by count.
 	Groups []*Group
+	// Races are the data race reports read, grouped by the locations of
+	// their two accesses, most reports first.
+	Races []*RaceGroup
+	// Snapshots are the dumps that followed the first in the same input
+	// (a program that panicked twice, a log with two SIGQUIT dumps; see
+	// Scanner.Snapshot), each grouped on its own, in the input's order.
+	// The Dump itself holds the first.
+	Snapshots []*Dump
 	// Notes say what was cut or skipped, one sentence each.
 	Notes []string
 
-	index    map[string]*Group
-	key      []byte
-	compared bool // Compare was called
+	index     map[string]*Group
+	raceIndex map[string]*RaceGroup
+	key       []byte
+	compared  bool // Compare was called
 }
 
 // NewDump returns an empty Dump to Add goroutines to.
@@ -127,7 +137,7 @@ func (d *Dump) Add(g *Goroutine) {
 func newGroup(g *Goroutine) *Group {
 	c := g.Clone()
 	grp := &Group{State: g.State, WaitMin: g.WaitMinutes, WaitMax: g.WaitMinutes,
-		Labels: c.Labels, CreatedBy: c.CreatedBy, Frames: c.Frames, Elided: g.Elided, Example: c}
+		Labels: c.Labels, CreatedBy: c.CreatedBy, Frames: c.Frames, Elided: g.Elided, ElidedAt: g.ElidedAt, Example: c}
 	if g.ID != 0 {
 		grp.IDs = []int64{g.ID}
 	}
@@ -172,8 +182,13 @@ func commonLabels(have, want []Label) []Label {
 }
 
 // Sort orders the groups: the panicking one first, then by count, then by
-// the name of their top frame.
+// the name of their top frame; and the race groups by count. The
+// snapshots are sorted too.
 func (d *Dump) Sort() {
+	d.sortRaces()
+	for _, sn := range d.Snapshots {
+		sn.Sort()
+	}
 	slices.SortStableFunc(d.Groups, func(a, b *Group) int {
 		if (a.Panic != "") != (b.Panic != "") {
 			if a.Panic != "" {
