@@ -43,6 +43,7 @@ type Group struct {
 
 	key      string // what Add groups by (see groupKey)
 	baseSeen bool   // Compare set BaseCount
+	moved    int    // goroutines of the base dump, by id, that were in another group there
 }
 
 // MaxIDs bounds Group.IDs.

@@ -3,6 +3,8 @@ package goroutines_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,8 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perflab/perflab/goroutines"
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 // TestRealTwoDumps reads inputs that hold two dumps, as logs do: two
@@ -168,5 +172,83 @@ func TestLineOverflow(t *testing.T) {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the text lacks %q:\n%s", want, text.String())
 		}
+	}
+}
+
+// connServer serves net/http/pprof and a handler that leaves a goroutine
+// blocked on each request.
+const connServer = `package main
+
+import (
+	"net/http"
+	_ "net/http/pprof"
+	"os"
+)
+
+var block = make(chan int)
+
+func main() {
+	http.HandleFunc("/leak", func(w http.ResponseWriter, r *http.Request) {
+		go func() { <-block }()
+	})
+	http.ListenAndServe(os.Args[1], nil)
+}
+`
+
+// TestLeaksIgnoreConnections compares two debug=2 dumps of a real
+// net/http server taken over HTTP, as perflab investigate takes them, the
+// second after a client left its connection open: that connection's
+// goroutines grew but are no leak; the goroutines a handler left blocked
+// are.
+func TestLeaksIgnoreConnections(t *testing.T) {
+	addr := "127.0.0.1:" + testprog.FreePort(t)
+	cmd := exec.Command(testprog.BuildSource(t, connServer), addr)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	fetch := func(c *http.Client, path string) []byte {
+		t.Helper()
+		var resp *http.Response
+		var err error
+		for try := 0; try < 100; try++ { // until the server listens
+			if resp, err = c.Get("http://" + addr + path); err == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	base := read(t, "base", fetch(fresh, "/debug/pprof/goroutine?debug=2"))
+	idle := &http.Client{Transport: &http.Transport{}} // its connection stays open
+	defer idle.CloseIdleConnections()
+	for range 3 {
+		fetch(idle, "/leak")
+	}
+	fetch(fresh, "/leak")
+	time.Sleep(100 * time.Millisecond) // the leaked goroutines block
+	d := read(t, "end", fetch(fresh, "/debug/pprof/goroutine?debug=2"))
+	d.Compare(base)
+	conns := 0
+	for _, g := range d.Groups {
+		if g.Connection() && g.Count > g.BaseCount {
+			conns++
+		}
+	}
+	leaks := d.Leaks(1)
+	if conns == 0 || len(leaks) != 1 || leaks[0].Grew != 4 || !strings.Contains(leaks[0].Text, "main.main.func1.1") {
+		var b strings.Builder
+		d.WriteText(&b, goroutines.TextOptions{})
+		t.Errorf("%d connection groups grew; leaks %+v, want only the handler's 4 goroutines:\n%s", conns, leaks, b.String())
 	}
 }
