@@ -14,17 +14,21 @@ type Report struct {
 	Pprof   string    `json:"pprof"`
 	Dir     string    `json:"dir"`
 
-	Headline      string      `json:"headline"`
-	WarmupRPS     float64     `json:"warmup_rps"`
-	WindowSeconds float64     `json:"window_seconds"`
-	Requests      int64       `json:"requests"`
-	Errors        int64       `json:"errors"`
-	RPS           float64     `json:"rps"`
-	Latency       Quantiles   `json:"latency_seconds"`
-	Histogram     []Bucket    `json:"latency_histogram"`
-	Rounds        []Round     `json:"rounds"`
-	CPU           CPUReport   `json:"cpu"`
-	CPUTop        []FuncShare `json:"cpu_top"`
+	Headline      string    `json:"headline"`
+	WarmupRPS     float64   `json:"warmup_rps"`
+	WindowSeconds float64   `json:"window_seconds"`
+	Requests      int64     `json:"requests"`
+	Errors        int64     `json:"errors"`
+	RPS           float64   `json:"rps"`
+	Latency       Quantiles `json:"latency_seconds"`
+	Histogram     []Bucket  `json:"latency_histogram"`
+	// Rate is the fixed rate of the load in requests per second over
+	// all workers (-q), 0 for a closed loop; Workers is -c.
+	Rate    float64     `json:"rate_rps"`
+	Workers int         `json:"workers"`
+	Rounds  []Round     `json:"rounds"`
+	CPU     CPUReport   `json:"cpu"`
+	CPUTop  []FuncShare `json:"cpu_top"`
 
 	AllocBytesPerRequest float64     `json:"alloc_bytes_per_request"`
 	AllocsPerRequest     float64     `json:"allocs_per_request"`

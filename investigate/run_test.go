@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/perflab/perflab/chart"
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/loadgen"
 )
@@ -203,6 +205,48 @@ func TestMisbehavingPrograms(t *testing.T) {
 	if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second); err == nil {
 		c.Close()
 		t.Errorf("the program still listens after Run")
+	}
+}
+
+// TestLoadModes runs two URLs of a real server in a closed loop, then at
+// a fixed rate: the latency histogram claims a coordinated-omission
+// correction only at a fixed rate, and the rounds are one series per URL
+// in the text and the charts, since one URL is loaded after the other.
+func TestLoadModes(t *testing.T) {
+	bin := testprog.BuildSource(t, misbehaving)
+	port := testprog.FreePort(t)
+	urls := []string{"http://127.0.0.1:" + port + "/a", "http://127.0.0.1:" + port + "/b"}
+	for _, rate := range []float64{0, 400} {
+		o := Options{Program: bin, Args: []string{"nopprof", "127.0.0.1:" + port}, URLs: urls,
+			Load: loadgen.Config{C: 2, Duration: 400 * time.Millisecond, Rate: rate}, Dir: t.TempDir(), Wait: 2 * time.Second, Warmup: 100 * time.Millisecond, Rounds: 4}
+		rep, err := Run(context.Background(), o)
+		if err != nil {
+			t.Fatalf("rate %v: %v", rate, err)
+		}
+		text, _ := os.ReadFile(filepath.Join(o.Dir, "report.txt"))
+		corrected := strings.Contains(string(text), "corrected for coordinated omission")
+		if corrected != (rate > 0) || rate == 0 && !strings.Contains(string(text), "closed loop, 2 workers") {
+			t.Errorf("rate %v: the histogram's note says corrected=%v:\n%s", rate, corrected, text)
+		}
+		for _, u := range urls {
+			if !regexp.MustCompile(`(?m)^  rounds of GET ` + regexp.QuoteMeta(u) + ` \(req/s\):( \d+){4}$`).Match(text) {
+				t.Errorf("rate %v: no line of the 4 rounds of %s:\n%s", rate, u, text)
+			}
+		}
+		page, _ := os.ReadFile(filepath.Join(o.Dir, "report.html"))
+		for _, title := range []string{"Throughput by round", "Mean latency by round"} {
+			var c chart.Chart
+			i := strings.Index(string(page), `{"title":"`+title+`"`)
+			if i < 0 || json.NewDecoder(strings.NewReader(string(page[i:]))).Decode(&c) != nil {
+				t.Fatalf("rate %v: no chart %q in report.html", rate, title)
+			}
+			if len(c.Series) != 2 || c.Series[0].Label != "GET "+urls[0] || c.Series[1].Label != "GET "+urls[1] || len(c.X) != 4 {
+				t.Errorf("rate %v: %s has %d series over %d rounds, want one per URL over 4: %+v", rate, title, len(c.Series), len(c.X), c)
+			}
+		}
+		if rep.Rate != rate || rep.Workers != 2 {
+			t.Errorf("report.json: rate %v, workers %d", rep.Rate, rep.Workers)
+		}
 	}
 }
 
