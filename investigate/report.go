@@ -121,9 +121,11 @@ type FuncShare struct {
 }
 
 // An AllocSite is a place in the program's code where memory was
-// allocated in the measured window: the first frame of the program's own
-// code on the allocating stack, and the library function it called, if
-// the allocation happened there.
+// allocated in the measured window, and the library function it called if
+// the allocation happened there: perflab escapes's site (the innermost
+// line of the program's own source) when the source is on this machine,
+// else the first frame of the program's own code (a main package or an
+// import path with a domain) on the allocating stack.
 type AllocSite struct {
 	Func        string   `json:"func"`
 	File        string   `json:"file"`
@@ -134,6 +136,12 @@ type AllocSite struct {
 	BytesShare  float64  `json:"bytes_share"`
 	BytesPerReq float64  `json:"bytes_per_request"`
 	Reasons     []string `json:"reasons"`
+	// Category, CategoryTitle and Hint are package compilenotes's for
+	// the site (perflab escapes prints the same), when the program's
+	// source was there to build; empty otherwise.
+	Category      string `json:"category,omitempty"`
+	CategoryTitle string `json:"category_title,omitempty"`
+	Hint          string `json:"hint,omitempty"`
 }
 
 // GCReport is the collector in the measured window, from gctrace.

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/chart"
+	"github.com/perflab/perflab/compilenotes"
+	"github.com/perflab/perflab/internal/reporttest"
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/loadgen"
 )
@@ -252,6 +254,68 @@ func TestLoadModes(t *testing.T) {
 		if rep.Rate != rate || rep.Workers != 2 {
 			t.Errorf("report.json: rate %v, workers %d", rep.Rate, rep.Workers)
 		}
+	}
+}
+
+// allocServer allocates a map and a string from strings.Repeat on one
+// line of its handler, the case where investigate and escapes disagreed.
+const allocServer = `package main
+
+import (
+	"net/http"
+	_ "net/http/pprof"
+	"os"
+	"strings"
+)
+
+var sink map[string]string
+
+func main() {
+	http.HandleFunc("/alloc", func(w http.ResponseWriter, r *http.Request) {
+		sink = map[string]string{"k": strings.Repeat("x", 1000+len(r.URL.Path))}
+	})
+	http.ListenAndServe(os.Args[1], nil)
+}
+`
+
+// TestAllocSitesAsEscapes runs a real server under Run and checks its
+// allocation sites against perflab escapes's analysis of the same
+// allocations (package compilenotes on allocs-delta.pb.gz): the same
+// lines, callees, categories and hints, so a line gets one explanation.
+func TestAllocSitesAsEscapes(t *testing.T) {
+	bin := testprog.BuildSource(t, allocServer)
+	port := testprog.FreePort(t)
+	o := Options{Program: bin, Args: []string{"127.0.0.1:" + port}, URLs: []string{"http://127.0.0.1:" + port + "/alloc"},
+		Load: loadgen.Config{C: 2, Duration: 500 * time.Millisecond}, Dir: t.TempDir(), Warmup: 100 * time.Millisecond, TraceSeconds: -1}
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := compilenotes.Analyze(context.Background(), reporttest.ReadProfile(t, filepath.Join(o.Dir, "allocs-delta.pb.gz")),
+		compilenotes.AnalyzeOptions{SampleIndex: "alloc_space"})
+	if err != nil || a.BuildError != "" {
+		t.Fatalf("escapes: %v %s", err, a.BuildError)
+	}
+	type key struct {
+		file      string
+		line      int64
+		via, hint string
+		category  string
+	}
+	escapes := map[key]bool{}
+	for _, st := range a.Sites {
+		escapes[key{st.File, int64(st.Line), st.Via, st.Hint, st.Category}] = true
+	}
+	var lit, repeat bool
+	for _, s := range rep.AllocTop {
+		if !escapes[key{s.File, s.Line, s.Callee, s.Hint, s.Category}] {
+			t.Errorf("site %s:%d → %q, %s: %q, not what escapes says", s.File, s.Line, s.Callee, s.Category, s.Hint)
+		}
+		lit = lit || s.Callee == "" && s.Category == "map" && strings.HasSuffix(s.File, "main.go")
+		repeat = repeat || s.Callee == "strings.Repeat" && strings.HasPrefix(s.Hint, "strings.Repeat allocates") && len(s.Reasons) == 0
+	}
+	if !lit || !repeat {
+		t.Errorf("want the map literal as a map and strings.Repeat's site with its own hint: %+v", rep.AllocTop)
 	}
 }
 

@@ -171,6 +171,9 @@ func (rep *Report) writeProfilesText(w io.Writer) {
 		for _, why := range s.Reasons {
 			fmt.Fprintf(w, "           %s\n", why)
 		}
+		if s.CategoryTitle != "" {
+			fmt.Fprintf(w, "           %s: %s\n", s.CategoryTitle, s.Hint)
+		}
 	}
 	for _, t := range []struct {
 		name string
