@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/settings"
 )
@@ -58,11 +57,11 @@ type pageData struct {
 
 	Top       *report.JSONReport
 	Peek      *report.JSONReport
-	Source    template.HTML    // the source view, rendered by weblist.go
-	Graph     template.HTML    // SVG from package graph, escaped by it
-	FlameData template.JS      // the first flame.View, HTML-escaped JSON
-	Functions []flame.FuncStat // the sandwich view's table
-	Script    string           // the view's ES module, under /ui/assets
+	Source    template.HTML // the source view, rendered by weblist.go
+	Graph     template.HTML // SVG from package graph, escaped by it
+	FlameData template.JS   // the first flame.View, HTML-escaped JSON
+	Functions []functionRow // the sandwich view's table
+	Script    string        // the view's ES module, under /ui/assets
 }
 
 type link struct {

@@ -499,10 +499,14 @@ export class FlameGraph {
 		const lines = [d.strings[d.name[i]]];
 		const file = d.strings[d.file[i]];
 		if (file) lines.push(file + (d.line[i] ? ":" + d.line[i] : ""));
-		lines.push(`cum ${format(d.cum[i], u)} (${pct(d.cum[i], total)}), flat ${format(d.self[i], u)} (${pct(d.self[i], total)})`);
 		if (d.base) {
-			const s = v.baseScale || 1, b = Math.round(d.base[i] * s), delta = d.cum[i] - b;
-			lines.push(`base ${format(b, u)}, change ${delta >= 0 ? "+" : ""}${format(delta, u)} (${delta >= 0 ? "+" : ""}${pct(delta, total)} of total)`);
+			// What top -diff_base shows: the change, as a share of its total.
+			const s = v.baseScale || 1, b = Math.round(d.base[i] * s), bs = Math.round(d.baseSelf[i] * s);
+			const delta = d.cum[i] - b, flat = d.self[i] - bs, sign = (x) => (x >= 0 ? "+" : "");
+			lines.push(`change: cum ${sign(delta)}${format(delta, u)} (${sign(delta)}${pct(delta, total)}), flat ${sign(flat)}${format(flat, u)} (${sign(flat)}${pct(flat, total)})`);
+			lines.push(`new: cum ${format(d.cum[i], u)}, flat ${format(d.self[i], u)}; base${s !== 1 ? " (normalized)" : ""}: cum ${format(b, u)}, flat ${format(bs, u)}`);
+		} else {
+			lines.push(`cum ${format(d.cum[i], u)} (${pct(d.cum[i], total)}), flat ${format(d.self[i], u)} (${pct(d.self[i], total)})`);
 		}
 		lines.push("click: zoom · shift-click: sandwich");
 		this.tip.textContent = "";
