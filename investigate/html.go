@@ -138,7 +138,7 @@ func FlameGraphs(cpu, base *profile.Profile) (template.HTML, error) {
 			return "", err
 		}
 		buf.WriteString("<h3>Differential flame graph against the base run, the base scaled to this run's total (red: a larger share of the CPU, blue: a smaller)</h3>\n")
-		o := flame.HTMLOptions{ID: "flame-diff", Orientation: "flame", Query: flame.Query{Normalize: true}}
+		o := flame.HTMLOptions{ID: "flame-diff", Orientation: "flame", Query: flame.Query{Normalize: true}, BaseName: "the base run's CPU profile"}
 		if err := flame.WriteFragment(&buf, d, o); err != nil {
 			return "", err
 		}

@@ -19,8 +19,9 @@ with its script inlined, for attaching to CI runs and issues, at most
 about 2 MB whatever the profile (frames too narrow to see are left out).
 Click to zoom, shift-click for the sandwich view (callers above, callees
 below), search by regexp. With -diff_base or -base the graph is a red/blue
-diff on the new profile's shape (red grew, blue shrank); its Reverse button
-draws the base's shape, Normalize scales the base to the new total.
+diff on the new profile's shape (red grew, blue shrank); the page names the
+base in its heading and the graph's legend; its Reverse button draws the
+base's shape, Normalize scales the base to the new total.
 `,
 	examples: `
 perflab flame -o cpu.html cpu.pprof
@@ -61,9 +62,12 @@ func runFlame(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 		return err
 	}
 	legend = append(legend, o.ActiveFilters()...)
-	ho := flame.HTMLOptions{Title: *title, Legend: legend}
+	ho := flame.HTMLOptions{Title: *title, Legend: legend, BaseName: rf.src.baseNames()}
 	if ho.Title == "" {
 		ho.Title = "perflab flame " + joinArgs(fs.Args())
+		if ho.BaseName != "" {
+			ho.Title += " (base " + ho.BaseName + ")"
+		}
 	}
 	if *flameUp {
 		ho.Orientation = "flame"

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -92,4 +93,9 @@ func headerError(h string, err error) error {
 		reason = he.Reason
 	}
 	return usageErrorf("-H %q: %s", name, reason)
+}
+
+// baseNames names the -diff_base or -base sources, "" without.
+func (sf *sourceFlags) baseNames() string {
+	return strings.Join(append(slices.Clone(sf.diffBase), sf.base...), " ")
 }
