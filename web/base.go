@@ -220,6 +220,7 @@ func (s *Server) addBase(name string, data []byte, limit int64) (*baseEntry, err
 	o := s.opts
 	o.AnyHost = true // this server's Host check comes first
 	o.Title = strings.TrimSpace(o.Title + " (base " + name + ")")
+	o.BaseName = name
 	sub, err := New(merged, o)
 	if err != nil {
 		return nil, fmt.Errorf("comparing with %s: %w", name, err)

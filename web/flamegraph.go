@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -72,6 +73,9 @@ func (s *Server) flameView(o report.Options, q url.Values) (answer, error) {
 // fillFlame inlines the first view in the page, so that the graph draws
 // without another round trip; zooms and searches fetch /ui/api/flame.
 func (s *Server) fillFlame(o report.Options, q url.Values, d *pageData) error {
+	if or := q.Get("orient"); or != "" && or != "flame" && or != "icicle" {
+		return fmt.Errorf("URL parameter orient: %q is neither flame nor icicle", or)
+	}
 	a, err := s.flameView(o, q)
 	if err != nil {
 		return err

@@ -46,6 +46,9 @@ type Options struct {
 	// assembly (pprof's BINARY argument); otherwise it is found from the
 	// profile's mappings as perflab disasm finds it.
 	Binary string
+	// BaseName names the base of a profile compared with one (the
+	// -diff_base or -base sources), in the diff flame graph's legend.
+	BaseName string
 }
 
 // A Server serves the web UI of one loaded profile. It is an
@@ -113,18 +116,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	guard(s.opts.AnyHost, s.mux, w, r)
 }
 
-// routes sets up pprof's paths under /ui/ and the JSON endpoints.
+// routes sets up pprof's paths under /ui/ and the JSON endpoints. As in
+// go tool pprof -http (Go 1.26's pprof), / leads to /ui/, which is
+// redirected to /ui/flamegraph keeping its query, and so are pprof's old
+// names of the flame graph; the call graph is /ui/graph.
 func (s *Server) routes() {
 	m := http.NewServeMux()
-	m.Handle("/{$}", http.RedirectHandler("/ui/", http.StatusFound))
+	m.Handle("/{$}", redirectWithQuery("/ui/", http.StatusTemporaryRedirect))
+	m.Handle("/ui", redirectWithQuery("/ui/", http.StatusMovedPermanently))
 	for _, v := range views {
 		m.HandleFunc("/ui/"+v.path, s.page(v))
 	}
-	m.HandleFunc("/ui/{$}", s.page(views[0]))
-	for _, old := range []string{"flamegraph2", "flamegraphold"} { // pprof's old names
-		m.HandleFunc("/ui/"+old, func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, "/ui/flamegraph?"+r.URL.RawQuery, http.StatusMovedPermanently)
-		})
+	for _, path := range []string{"/ui/{$}", "/ui/flamegraph2", "/ui/flamegraphold"} {
+		m.Handle(path, redirectWithQuery("/ui/flamegraph", http.StatusMovedPermanently))
 	}
 	m.HandleFunc("/ui/api/top", s.api("top", s.topJSON))
 	m.HandleFunc("/ui/api/peek", s.api("peek", s.peekJSON))
@@ -137,6 +141,18 @@ func (s *Server) routes() {
 	m.Handle("/ui/flame/", http.StripPrefix("/ui/flame/", http.FileServerFS(flame.Assets())))
 	m.Handle("/ui/assets/graph/", http.StripPrefix("/ui/assets/graph/", http.FileServerFS(graph.Assets()))) // package graph's pan and zoom
 	s.mux = m
+}
+
+// redirectWithQuery redirects to path with the request's query, as
+// pprof's web UI does.
+func redirectWithQuery(path string, code int) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u := path
+		if r.URL.RawQuery != "" {
+			u += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, u, code)
+	})
 }
 
 // options resolves a request's settings: the server's base with the URL

@@ -190,6 +190,12 @@ func TestBadParams(t *testing.T) {
 		{"/ui/source?f=[", "parsing"},
 		{"/ui/api/top?i=(", "parsing ignore regexp"},
 		{"/download?tf=(", "parsing tagfocus regexp"},
+		{"/ui/flamegraph?path=nosuch", `parameter path: no frame named &#34;nosuch&#34;`},
+		{"/ui/api/flame?path=main.main&path=nosuch", `parameter path: no frame named "nosuch"`},
+		{"/ui/sandwich?path=nosuch", `no frame named &#34;nosuch&#34;`},
+		{"/ui/flamegraph?orient=sideways", "URL parameter orient"},
+		{"/ui/flamegraph?maxframes=-1", "parameter maxframes"},
+		{"/ui/disasm?f=(", "parsing"},
 	} {
 		code, body := get(t, srv, tc.path)
 		if code != http.StatusBadRequest || !strings.Contains(body, tc.want) {

@@ -64,7 +64,8 @@ func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 		return err
 	}
 	loopback := web.IsLoopback(net.JoinHostPort(host, port))
-	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(fs.Args(), " "), AnyHost: !loopback, MaxBytes: rf.src.maxBytes})
+	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(fs.Args(), " "), AnyHost: !loopback, MaxBytes: rf.src.maxBytes,
+		BaseName: rf.src.baseNames()})
 	if err != nil {
 		return err
 	}
