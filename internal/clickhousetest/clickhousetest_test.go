@@ -30,9 +30,9 @@ func TestNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("clickhouse-server %s on %s", strings.TrimSpace(version), node.HTTPAddr)
-	mustQuery(t, node, db, "CREATE TABLE t (x UInt64) ENGINE = MergeTree ORDER BY x")
-	mustQuery(t, node, db, "INSERT INTO t SELECT number FROM system.numbers LIMIT 10")
-	if got := mustQuery(t, node, db, "SELECT sum(x) FROM t"); got != "45\n" {
+	node.MustQuery(t, db, "CREATE TABLE t (x UInt64) ENGINE = MergeTree ORDER BY x")
+	node.MustQuery(t, db, "INSERT INTO t SELECT number FROM system.numbers LIMIT 10")
+	if got := node.MustQuery(t, db, "SELECT sum(x) FROM t"); got != "45\n" {
 		t.Errorf("sum = %q, want 45", got)
 	}
 	if _, err := node.Query("nonexistent", "SELECT 1"); err == nil || !strings.Contains(err.Error(), "Code: 81") {
@@ -50,25 +50,25 @@ func TestCluster(t *testing.T) {
 	}
 	db := Database(t, c.Shards...)
 	for _, s := range c.Shards {
-		got := mustQuery(t, s, db, "SELECT count() FROM system.clusters WHERE cluster = '"+ClusterName+"'")
+		got := s.MustQuery(t, db, "SELECT count() FROM system.clusters WHERE cluster = '"+ClusterName+"'")
 		if got != "2\n" {
 			t.Errorf("%s: %q shards in system.clusters, want 2", s.HTTPAddr, got)
 		}
-		mustQuery(t, s, db, "CREATE TABLE t_local (x UInt64) ENGINE = MergeTree ORDER BY x")
+		s.MustQuery(t, db, "CREATE TABLE t_local (x UInt64) ENGINE = MergeTree ORDER BY x")
 	}
-	mustQuery(t, c.Shards[0], db, fmt.Sprintf("CREATE TABLE t AS t_local ENGINE = Distributed(%s, %s, t_local, x)", ClusterName, db))
+	c.Shards[0].MustQuery(t, db, fmt.Sprintf("CREATE TABLE t AS t_local ENGINE = Distributed(%s, %s, t_local, x)", ClusterName, db))
 	if _, err := c.Shards[0].Query(db, "INSERT INTO t SELECT number FROM system.numbers LIMIT 100", "insert_distributed_sync=1"); err != nil {
 		t.Fatal(err)
 	}
 	var sum int
 	for _, s := range c.Shards {
-		n, err := strconv.Atoi(strings.TrimSpace(mustQuery(t, s, db, "SELECT count() FROM t_local")))
+		n, err := strconv.Atoi(strings.TrimSpace(s.MustQuery(t, db, "SELECT count() FROM t_local")))
 		if err != nil || n == 0 {
 			t.Errorf("%s holds %d rows (%v), want some of the 100", s.HTTPAddr, n, err)
 		}
 		sum += n
 	}
-	if got := mustQuery(t, c.Shards[0], db, "SELECT count(), sum(x) FROM t"); sum != 100 || got != "100\t4950\n" {
+	if got := c.Shards[0].MustQuery(t, db, "SELECT count(), sum(x) FROM t"); sum != 100 || got != "100\t4950\n" {
 		t.Errorf("the shards hold %d rows, the Distributed table reads %q; want 100 and 4950", sum, got)
 	}
 }
@@ -79,12 +79,12 @@ func TestRestartAndStop(t *testing.T) {
 	var s *Server
 	t.Run("server", func(t *testing.T) {
 		s = Start(t)
-		mustQuery(t, s, "", "CREATE TABLE kept (x UInt64) ENGINE = MergeTree ORDER BY x")
-		mustQuery(t, s, "", "INSERT INTO kept VALUES (7)")
+		s.MustQuery(t, "", "CREATE TABLE kept (x UInt64) ENGINE = MergeTree ORDER BY x")
+		s.MustQuery(t, "", "INSERT INTO kept VALUES (7)")
 		if err := s.Restart(); err != nil {
 			t.Fatal(err)
 		}
-		if got := mustQuery(t, s, "", "SELECT x FROM kept"); got != "7\n" {
+		if got := s.MustQuery(t, "", "SELECT x FROM kept"); got != "7\n" {
 			t.Errorf("after a restart: %q, want 7", got)
 		}
 		if rss, ok := s.RSS(); ok {
@@ -121,15 +121,6 @@ func orphanChild() {
 	}
 	fmt.Println(c.Shards[0].PID(), dir)
 	os.Exit(0)
-}
-
-func mustQuery(t *testing.T, s *Server, db, query string) string {
-	t.Helper()
-	out, err := s.Query(db, query)
-	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	return out
 }
 
 // BenchmarkStart measures what starting a node costs: the time until it

@@ -319,3 +319,13 @@ func (s *Server) Query(db, query string, settings ...string) (string, error) {
 	}
 	return string(body), nil
 }
+
+// MustQuery is Query that fails t on an error.
+func (s *Server) MustQuery(t testing.TB, db, query string, settings ...string) string {
+	t.Helper()
+	out, err := s.Query(db, query, settings...)
+	if err != nil {
+		t.Fatalf("clickhouse %s: %s: %v", s.HTTPAddr, query, err)
+	}
+	return out
+}
