@@ -1,0 +1,34 @@
+// Package clickhouse is perflab server's scale-out store: it keeps a
+// fleet's profiles in ClickHouse, one node or a cluster of shards, and
+// answers the same selections as the embedded store with the same bytes.
+//
+// A store is named by a URL (see Config):
+//
+//	clickhouse://HOST:PORT[,HOST:PORT...]/DATABASE[?cluster=NAME&user=USER&password=PASSWORD&timeout=60s]
+//
+// It speaks ClickHouse's HTTP interface with net/http: rows go in and
+// come out in RowBinary, request bodies compressed with gzip. It runs on
+// Debian's ClickHouse 18.16 and on current releases, and uses only the SQL
+// and settings both understand (docs/server.md says what it avoids).
+//
+// # Tables
+//
+// Open creates the tables in the database on first use, and records
+// their schema version; a database of another version is refused. A
+// profile is split into content-addressed symbols (functions, mappings,
+// locations, stacks, pprof label sets), each a row keyed by the 64-bit
+// hash of its content in a ReplacingMergeTree table, and samples: one row
+// per sample and sample type, holding the hashes of its stack and label
+// set, in a MergeTree table partitioned by day and ordered by service,
+// profile type, series, time and stack. A materialized view sums the
+// samples by hour into a SummingMergeTree rollup, so that a long range
+// reads hours, not profiles. The profiles table lists each profile with
+// its series, time, duration and totals; the series table holds each
+// series' labels. Retention drops whole days.
+//
+// On a cluster (cluster=NAME, every shard's address in the URL, the
+// cluster in each server's remote_servers), each shard holds the tables
+// as name_local, created by connecting to each shard, and Distributed
+// tables over them take the writes and queries: series' rows are sharded
+// by series, symbols by their hash.
+package clickhouse

@@ -1,0 +1,212 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// schemaVersion is the version of the tables this perflab creates and
+// reads, kept in each shard's schema_version table. Version 1 is the
+// first: a database of any other version is refused, and a later version
+// brings the migration from the ones before it.
+const schemaVersion = 1
+
+// dayNanos is one day in nanoseconds: times are Unix nanoseconds in Int64
+// columns (DateTime64 is missing from 18.16), and every table is
+// partitioned by their day number, so that retention drops whole days.
+const dayNanos = 86_400_000_000_000
+
+// hourNanos is the time bucket of the samples_hourly rollup.
+const hourNanos = 3_600_000_000_000
+
+// A table is one of the store's tables. On one node it is a MergeTree
+// table of that name; on a cluster each shard holds a MergeTree table
+// name_local, and name is a Distributed table over them, sharded by
+// shardBy.
+type table struct {
+	name    string
+	columns string
+	engine  string
+	shardBy string
+}
+
+// tables are the store's tables, in the order they are created.
+//
+// series, profiles, samples and samples_hourly are sharded by series,
+// so that a series' rows stay on one shard; the symbol tables (functions,
+// mappings, locations, stacks, label_sets), keyed by the 64-bit hash of
+// their content, are sharded by that hash, so that a symbol's copies meet
+// on one shard, where ReplacingMergeTree keeps one of them. Until it has
+// merged, a read sees several identical copies, and takes any of them.
+//
+// Every table is partitioned by day: series and symbols are written again
+// on each day that uses them (the writer forgets what it wrote at each
+// day's turn), so that dropping a day's partitions drops what no later day
+// needs.
+var tables = []table{
+	{
+		name:    "series",
+		columns: "(day UInt32, series UInt64, service String, name String, label_names Array(String), label_values Array(String))",
+		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY (service, name, series)",
+		shardBy: "series",
+	},
+	{
+		name:    "profiles",
+		columns: "(service String, name String, series UInt64, time Int64, profile UInt64, id String, duration Int64, types Array(String), totals Array(Int64), header String)",
+		engine:  fmt.Sprintf("MergeTree PARTITION BY intDiv(time, %d) ORDER BY (service, name, series, time)", dayNanos),
+		shardBy: "series",
+	},
+	{
+		name:    "samples",
+		columns: "(service String, type String, series UInt64, time Int64, profile UInt64, stack UInt64, labels UInt64, value Int64)",
+		engine:  fmt.Sprintf("MergeTree PARTITION BY intDiv(time, %d) ORDER BY (service, type, series, time, stack)", dayNanos),
+		shardBy: "series",
+	},
+	{
+		// samples_hourly sums samples by hour. SummingMergeTree sums rows
+		// with the same key when it merges, so reads still GROUP BY and
+		// sum; sample_rows keeps a row whose values sum to zero, which
+		// SummingMergeTree would otherwise delete.
+		name:    "samples_hourly",
+		columns: "(service String, type String, series UInt64, hour Int64, stack UInt64, labels UInt64, value Int64, sample_rows UInt64)",
+		engine:  fmt.Sprintf("SummingMergeTree((value, sample_rows)) PARTITION BY intDiv(hour, %d) ORDER BY (service, type, series, hour, stack, labels)", dayNanos),
+		shardBy: "series",
+	},
+	{
+		name:    "functions",
+		columns: "(day UInt32, hash UInt64, name String, system_name String, filename String, start_line Int64)",
+		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
+		shardBy: "hash",
+	},
+	{
+		name:    "mappings",
+		columns: "(day UInt32, hash UInt64, memory_start UInt64, memory_limit UInt64, file_offset UInt64, filename String, build_id String, flags UInt8)",
+		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
+		shardBy: "hash",
+	},
+	{
+		name:    "locations",
+		columns: "(day UInt32, hash UInt64, mapping UInt64, address UInt64, is_folded UInt8, line_functions Array(UInt64), line_numbers Array(Int64), line_columns Array(Int64))",
+		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
+		shardBy: "hash",
+	},
+	{
+		name:    "stacks",
+		columns: "(day UInt32, hash UInt64, locations Array(UInt64))",
+		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
+		shardBy: "hash",
+	},
+	{
+		name:    "label_sets",
+		columns: "(day UInt32, hash UInt64, keys Array(String), str_values Array(String), num_keys Array(String), num_values Array(Int64), num_units Array(String))",
+		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
+		shardBy: "hash",
+	},
+}
+
+// A view is a materialized view that fills a rollup from the rows
+// inserted into a table, on the shard that holds them.
+type view struct {
+	name, from, to string
+	// query is the view's SELECT, with {from} for the table it reads.
+	query string
+}
+
+var views = []view{
+	{
+		name: "samples_hourly_mv", from: "samples", to: "samples_hourly",
+		query: fmt.Sprintf("SELECT service, type, series, intDiv(time, %[1]d) * %[1]d AS hour, stack, labels, sum(value) AS value, count() AS sample_rows FROM {from} GROUP BY service, type, series, hour, stack, labels", hourNanos),
+	},
+}
+
+// schema writes the statements that create the store's tables in a
+// database, on one node or on each shard of a cluster.
+type schema struct {
+	db, cluster string
+}
+
+// local returns the name of the table that holds name's rows on a shard.
+func (s schema) local(name string) string {
+	if s.cluster == "" {
+		return s.db + "." + name
+	}
+	return s.db + "." + name + "_local"
+}
+
+// create returns the statements that create every table and view, as
+// each shard runs them; they do nothing where the tables exist.
+func (s schema) create() []string {
+	stmts := []string{"CREATE TABLE IF NOT EXISTS " + s.db + ".schema_version (version UInt32) ENGINE = MergeTree ORDER BY version"}
+	for _, t := range tables {
+		stmts = append(stmts, fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s %s ENGINE = %s", s.local(t.name), t.columns, t.engine))
+		if s.cluster != "" {
+			stmts = append(stmts, fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s.%s AS %s ENGINE = Distributed(%s, %s, %s, %s)",
+				s.db, t.name, s.local(t.name), s.cluster, s.db, strings.TrimPrefix(s.local(t.name), s.db+"."), t.shardBy))
+		}
+	}
+	for _, v := range views {
+		stmts = append(stmts, fmt.Sprintf("CREATE MATERIALIZED VIEW IF NOT EXISTS %s.%s TO %s AS %s",
+			s.db, v.name, s.local(v.to), strings.ReplaceAll(v.query, "{from}", s.local(v.from))))
+	}
+	return stmts
+}
+
+// ensureSchema makes sure every shard holds the tables of schemaVersion:
+// it creates them where the database has no schema_version table, and
+// refuses another version.
+func (st *Store) ensureSchema(ctx context.Context) error {
+	sc := schema{db: st.cfg.Database, cluster: st.cfg.Cluster}
+	for shard, addr := range st.cfg.Shards {
+		v, err := st.readVersion(ctx, shard)
+		if err != nil {
+			return err
+		}
+		switch {
+		case v > schemaVersion:
+			return fmt.Errorf("clickhouse %s: database %s has perflab's schema version %d, newer than version %d, the one this perflab reads: use a newer perflab", addr, st.cfg.Database, v, schemaVersion)
+		case v == schemaVersion:
+			continue
+		case v > 0:
+			return fmt.Errorf("clickhouse %s: database %s has perflab's schema version %d, which this perflab (version %d) cannot migrate", addr, st.cfg.Database, v, schemaVersion)
+		}
+		for _, stmt := range sc.create() {
+			if err := st.c.exec(ctx, shard, "creating perflab's tables", stmt); err != nil {
+				return err
+			}
+		}
+		if err := st.writeVersion(ctx, shard, schemaVersion); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readVersion returns the schema version of the database on shard, or 0
+// when it has no schema_version table.
+func (st *Store) readVersion(ctx context.Context, shard int) (int, error) {
+	const purpose = "reading perflab's schema version"
+	var tables uint64
+	err := st.c.query(ctx, shard, purpose, "SELECT count() FROM system.tables WHERE database = currentDatabase() AND name = 'schema_version'", func(r *rowReader) error {
+		for r.more() {
+			tables = r.uint64()
+		}
+		return nil
+	})
+	if err != nil || tables == 0 {
+		return 0, err
+	}
+	var version uint32
+	err = st.c.query(ctx, shard, purpose, "SELECT max(version) FROM "+st.cfg.Database+".schema_version", func(r *rowReader) error {
+		for r.more() {
+			version = r.uint32()
+		}
+		return nil
+	})
+	return int(version), err
+}
+
+func (st *Store) writeVersion(ctx context.Context, shard, v int) error {
+	return st.c.exec(ctx, shard, "writing perflab's schema version",
+		fmt.Sprintf("INSERT INTO %s.schema_version (version) VALUES (%d)", st.cfg.Database, v))
+}
