@@ -3,9 +3,12 @@ package clickhouse
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -61,42 +64,123 @@ func (c *client) close() { c.http.CloseIdleConnections() }
 // on shard, which is an index into the Config's Shards or anyShard.
 // purpose says what the statement is for, in error messages.
 func (c *client) exec(ctx context.Context, shard int, purpose, sql string) error {
-	return c.do(ctx, shard, purpose, sql, nil, nil, func(io.Reader) error { return nil })
+	return c.do(ctx, &request{shard: shard, purpose: purpose, sql: sql})
 }
 
 // query runs a SELECT, whose rows come back in RowBinary, and calls read
-// with a reader of them. read must consume every row it is given; what
-// it reads counts against a budget of maxValueBytes per value.
+// with a reader of them. read must consume every row it is given.
 func (c *client) query(ctx context.Context, shard int, purpose, sql string, read func(*rowReader) error) error {
-	return c.do(ctx, shard, purpose, sql+" FORMAT RowBinary", nil, nil, func(body io.Reader) error {
-		r := newRowReader(body, 1<<62)
-		if err := read(r); err != nil {
-			return err
-		}
-		if r.err != nil {
-			return r.err
-		}
-		if r.more() {
-			return errors.New("RowBinary: rows left after the last one read")
-		}
-		return r.err
-	})
+	return c.do(ctx, &request{shard: shard, purpose: purpose, sql: sql, read: read})
+}
+
+// An external is a temporary table sent along with a query, which the
+// query names as name (ClickHouse's external data): a list of hashes to
+// look up, for example. Through a Distributed table ClickHouse sends it
+// to every shard.
+type external struct {
+	name      string
+	structure string // its columns: "hash UInt64"
+	rows      *rowWriter
+}
+
+// queryExternal is query with a temporary table.
+func (c *client) queryExternal(ctx context.Context, shard int, purpose, sql string, ext external, read func(*rowReader) error) error {
+	return c.do(ctx, &request{shard: shard, purpose: purpose, sql: sql, external: &ext, read: read})
 }
 
 // insert writes rows, in RowBinary, into table's columns (a list such as
 // "(a, b)"), compressed. Through a Distributed table the insert returns
 // once every shard has its rows (insert_distributed_sync=1).
 func (c *client) insert(ctx context.Context, shard int, purpose, table, columns string, rows *rowWriter) error {
-	body, err := gzipped(rows.buf)
+	return c.do(ctx, &request{shard: shard, purpose: purpose, sql: "INSERT INTO " + table + " " + columns, insert: rows})
+}
+
+// A request is one statement for ClickHouse.
+type request struct {
+	shard   int
+	purpose string
+	sql     string
+	// insert holds the rows of an INSERT.
+	insert *rowWriter
+	// external holds a temporary table for a SELECT.
+	external *external
+	// read reads a SELECT's rows; nil for other statements.
+	read func(*rowReader) error
+}
+
+// do sends r to its shard, or, for anyShard, to one shard after another
+// until one can be reached.
+func (c *client) do(ctx context.Context, r *request) error {
+	body, header, params, err := c.encode(r)
 	if err != nil {
-		return fmt.Errorf("%s: %w", purpose, err)
+		return fmt.Errorf("%s: %w", r.purpose, err)
 	}
-	settings := url.Values{"query": {"INSERT INTO " + table + " " + columns + " FORMAT RowBinary"}}
-	if c.cfg.Cluster != "" {
-		settings.Set("insert_distributed_sync", "1")
-		settings.Set("insert_distributed_timeout", strconv.Itoa(int(c.timeout/time.Second)))
+	shards := []int{r.shard}
+	if r.shard == anyShard {
+		n := len(c.cfg.Shards)
+		first := int(c.next.Add(1)) % n
+		shards = shards[:0]
+		for i := range n {
+			shards = append(shards, (first+i)%n)
+		}
 	}
-	return c.do(ctx, shard, purpose, "", body, settings, func(io.Reader) error { return nil })
+	for _, shard := range shards {
+		addr := c.cfg.Shards[shard]
+		err = c.roundTrip(ctx, addr, body, header, params, r.read)
+		if err == nil {
+			return nil
+		}
+		err = fmt.Errorf("clickhouse %s: %s: %w", addr, r.purpose, err)
+		var chErr *Error
+		if errors.As(err, &chErr) || ctx.Err() != nil {
+			break
+		}
+	}
+	return err
+}
+
+// encode returns r's body, headers and URL parameters: a statement in
+// the body; an insert's statement in the URL and its rows, gzipped, in
+// the body; a query with a temporary table as a multipart form.
+func (c *client) encode(r *request) (body []byte, header http.Header, params url.Values, err error) {
+	header = http.Header{}
+	params = url.Values{
+		"database":           {c.cfg.Database},
+		"max_execution_time": {strconv.Itoa(int(c.timeout / time.Second))},
+	}
+	sql := r.sql
+	if r.read != nil {
+		sql += " FORMAT RowBinary"
+		params.Set("wait_end_of_query", "1")
+		params.Set("enable_http_compression", "1")
+	}
+	switch {
+	case r.insert != nil:
+		params.Set("query", sql+" FORMAT RowBinary")
+		if c.cfg.Cluster != "" {
+			params.Set("insert_distributed_sync", "1")
+			params.Set("insert_distributed_timeout", strconv.Itoa(int(c.timeout/time.Second)))
+		}
+		header.Set("Content-Encoding", "gzip")
+		body, err = gzipped(r.insert.buf)
+	case r.external != nil:
+		params.Set("query", sql)
+		params.Set(r.external.name+"_structure", r.external.structure)
+		params.Set(r.external.name+"_format", "RowBinary")
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		fw, _ := mw.CreateFormFile(r.external.name, r.external.name)
+		fw.Write(r.external.rows.buf)
+		err = mw.Close()
+		header.Set("Content-Type", mw.FormDataContentType())
+		body = b.Bytes()
+	default:
+		body = []byte(sql)
+	}
+	if c.cfg.User != "" {
+		header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(c.cfg.User+":"+c.cfg.Password)))
+	}
+	return body, header, params, err
 }
 
 var gzipWriters = sync.Pool{New: func() any {
@@ -119,61 +203,16 @@ func gzipped(b []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// do sends one request: sql in the body, or, for an insert, gzipped
-// rows in the body and the statement among settings. It calls read with
-// the answer's body when ClickHouse answered 200 OK.
-func (c *client) do(ctx context.Context, shard int, purpose, sql string, gz []byte, settings url.Values, read func(io.Reader) error) error {
-	if shard != anyShard {
-		return c.doShard(ctx, shard, purpose, sql, gz, settings, read)
-	}
-	n := len(c.cfg.Shards)
-	first := int(c.next.Add(1)) % n
-	var err error
-	for i := range n {
-		err = c.doShard(ctx, (first+i)%n, purpose, sql, gz, settings, read)
-		var chErr *Error
-		if err == nil || errors.As(err, &chErr) || ctx.Err() != nil {
-			return err
-		}
-	}
-	return err
-}
-
-func (c *client) doShard(ctx context.Context, shard int, purpose, sql string, gz []byte, settings url.Values, read func(io.Reader) error) error {
-	addr := c.cfg.Shards[shard]
-	err := c.roundTrip(ctx, addr, sql, gz, settings, read)
-	if err != nil {
-		return fmt.Errorf("clickhouse %s: %s: %w", addr, purpose, err)
-	}
-	return nil
-}
-
-func (c *client) roundTrip(parent context.Context, addr, sql string, gz []byte, settings url.Values, read func(io.Reader) error) error {
+// roundTrip sends one request to addr and reads its answer: rows with
+// read, when ClickHouse answered 200 OK, or its exception.
+func (c *client) roundTrip(parent context.Context, addr string, body []byte, header http.Header, params url.Values, read func(*rowReader) error) error {
 	ctx, cancel := context.WithTimeout(parent, c.timeout)
 	defer cancel()
-	params := url.Values{
-		"database":                {c.cfg.Database},
-		"max_execution_time":      {strconv.Itoa(int(c.timeout / time.Second))},
-		"wait_end_of_query":       {"1"},
-		"enable_http_compression": {"1"},
-	}
-	for k, v := range settings {
-		params[k] = v
-	}
-	body := io.Reader(bytes.NewReader(gz))
-	if gz == nil {
-		body = bytes.NewReader([]byte(sql))
-	}
-	req, err := http.NewRequestWithContext(ctx, "POST", "http://"+addr+"/?"+params.Encode(), body)
+	req, err := http.NewRequestWithContext(ctx, "POST", "http://"+addr+"/?"+params.Encode(), bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
-	if gz != nil {
-		req.Header.Set("Content-Encoding", "gzip")
-	}
-	if c.cfg.User != "" {
-		req.SetBasicAuth(c.cfg.User, c.cfg.Password)
-	}
+	maps.Copy(req.Header, header)
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return c.transportError(parent, ctx, err)
@@ -183,12 +222,30 @@ func (c *client) roundTrip(parent context.Context, addr, sql string, gz []byte, 
 		text, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return parseException(string(text))
 	}
-	if err := read(resp.Body); err != nil {
-		return c.transportError(parent, ctx, err)
+	if read != nil {
+		if err := readRows(resp.Body, read); err != nil {
+			return c.transportError(parent, ctx, err)
+		}
 	}
-	// Read what read left, so that the connection can serve again.
+	// Read what is left, so that the connection can serve again.
 	io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 	return nil
+}
+
+// readRows calls read with a reader of body's rows, and checks that it
+// read them all.
+func readRows(body io.Reader, read func(*rowReader) error) error {
+	r := newRowReader(body, 1<<62)
+	if err := read(r); err != nil {
+		return err
+	}
+	if r.err != nil {
+		return r.err
+	}
+	if r.more() {
+		return errors.New("RowBinary: rows left after the last one read")
+	}
+	return r.err
 }
 
 // transportError shortens net/http's errors, which quote the whole

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -139,5 +140,47 @@ func TestAnyShard(t *testing.T) {
 	err := c.exec(context.Background(), 0, "asking", "SELECT 1")
 	if err == nil || !strings.Contains(err.Error(), "clickhouse "+closed+": asking: ") || !strings.Contains(err.Error(), "connection refused") {
 		t.Errorf("SELECT 1 on the closed port: %v, want connection refused", err)
+	}
+}
+
+// TestExternal looks rows up by a temporary table of hashes sent with
+// the query, through a Distributed table: the rows of both shards come
+// back, and only those.
+func TestExternal(t *testing.T) {
+	st := open(t, clusterURL(t))
+	ctx := context.Background()
+	var w rowWriter
+	const n = 1000
+	for hash := range uint64(n) {
+		w.uint32(1)
+		w.uint64(hash)
+		w.uint64s([]uint64{hash * 3})
+		w.endRow()
+	}
+	if err := st.c.insert(ctx, anyShard, "writing stacks", "stacks", "(day, hash, locations)", &w); err != nil {
+		t.Fatal(err)
+	}
+	var ids rowWriter
+	want := map[uint64]uint64{}
+	for _, h := range []uint64{2, 3, n / 2, n - 1, n + 5} {
+		ids.uint64(h)
+		if h < n {
+			want[h] = h * 3
+		}
+	}
+	got := map[uint64]uint64{}
+	err := st.c.queryExternal(ctx, anyShard, "reading stacks", "SELECT hash, any(locations) FROM stacks WHERE hash IN ids GROUP BY hash",
+		external{name: "ids", structure: "hash UInt64", rows: &ids}, func(r *rowReader) error {
+			for r.more() {
+				h, locs := r.uint64(), r.uint64s()
+				got[h] = locs[0]
+			}
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("read %v, want %v", got, want)
 	}
 }

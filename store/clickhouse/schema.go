@@ -52,14 +52,23 @@ var tables = []table{
 		shardBy: "series",
 	},
 	{
-		name:    "profiles",
-		columns: "(service String, name String, series UInt64, time Int64, profile UInt64, id String, duration Int64, types Array(String), totals Array(Int64), header String)",
+		// profiles holds each profile's header (see store.Header), its
+		// totals in the order of its sample types, and layout, the hash of
+		// its period type and sample types, which its samples carry too.
+		name: "profiles",
+		columns: "(service String, name String, series UInt64, time Int64, profile UInt64, layout UInt64, " +
+			"sample_types Array(String), sample_units Array(String), totals Array(Int64), " +
+			"default_sample_type String, period_type String, period_unit String, period Int64, " +
+			"time_nanos Int64, duration_nanos Int64, comments Array(String), " +
+			"drop_frames String, keep_frames String, doc_url String, mappings Array(UInt64))",
 		engine:  fmt.Sprintf("MergeTree PARTITION BY intDiv(time, %d) ORDER BY (service, name, series, time)", dayNanos),
 		shardBy: "series",
 	},
 	{
+		// samples holds one row for each sample and sample type; type is
+		// the profile type ID.
 		name:    "samples",
-		columns: "(service String, type String, series UInt64, time Int64, profile UInt64, stack UInt64, labels UInt64, value Int64)",
+		columns: "(service String, type String, series UInt64, time Int64, profile UInt64, layout UInt64, stack UInt64, labels UInt64, value Int64)",
 		engine:  fmt.Sprintf("MergeTree PARTITION BY intDiv(time, %d) ORDER BY (service, type, series, time, stack)", dayNanos),
 		shardBy: "series",
 	},
@@ -69,8 +78,8 @@ var tables = []table{
 		// sum; sample_rows keeps a row whose values sum to zero, which
 		// SummingMergeTree would otherwise delete.
 		name:    "samples_hourly",
-		columns: "(service String, type String, series UInt64, hour Int64, stack UInt64, labels UInt64, value Int64, sample_rows UInt64)",
-		engine:  fmt.Sprintf("SummingMergeTree((value, sample_rows)) PARTITION BY intDiv(hour, %d) ORDER BY (service, type, series, hour, stack, labels)", dayNanos),
+		columns: "(service String, type String, series UInt64, hour Int64, layout UInt64, stack UInt64, labels UInt64, value Int64, sample_rows UInt64)",
+		engine:  fmt.Sprintf("SummingMergeTree((value, sample_rows)) PARTITION BY intDiv(hour, %d) ORDER BY (service, type, series, hour, layout, stack, labels)", dayNanos),
 		shardBy: "series",
 	},
 	{
@@ -80,12 +89,15 @@ var tables = []table{
 		shardBy: "hash",
 	},
 	{
-		name:    "mappings",
-		columns: "(day UInt32, hash UInt64, memory_start UInt64, memory_limit UInt64, file_offset UInt64, filename String, build_id String, flags UInt8)",
+		name: "mappings",
+		columns: "(day UInt32, hash UInt64, memory_start UInt64, memory_limit UInt64, file_offset UInt64, filename String, build_id String, " +
+			"kernel_relocation_symbol String, has_functions UInt8, has_filenames UInt8, has_line_numbers UInt8, has_inline_frames UInt8)",
 		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
 		shardBy: "hash",
 	},
 	{
+		// locations: mapping is the key of the location's mapping (see
+		// store.Mapping.Key), address relative to the mapping's start.
 		name:    "locations",
 		columns: "(day UInt32, hash UInt64, mapping UInt64, address UInt64, is_folded UInt8, line_functions Array(UInt64), line_numbers Array(Int64), line_columns Array(Int64))",
 		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
@@ -99,7 +111,7 @@ var tables = []table{
 	},
 	{
 		name:    "label_sets",
-		columns: "(day UInt32, hash UInt64, keys Array(String), str_values Array(String), num_keys Array(String), num_values Array(Int64), num_units Array(String))",
+		columns: "(day UInt32, hash UInt64, str_keys Array(String), str_values Array(Array(String)), num_keys Array(String), num_values Array(Array(Int64)), num_units Array(Array(String)))",
 		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
 		shardBy: "hash",
 	},
@@ -116,7 +128,7 @@ type view struct {
 var views = []view{
 	{
 		name: "samples_hourly_mv", from: "samples", to: "samples_hourly",
-		query: fmt.Sprintf("SELECT service, type, series, intDiv(time, %[1]d) * %[1]d AS hour, stack, labels, sum(value) AS value, count() AS sample_rows FROM {from} GROUP BY service, type, series, hour, stack, labels", hourNanos),
+		query: fmt.Sprintf("SELECT service, type, series, intDiv(time, %[1]d) * %[1]d AS hour, layout, stack, labels, sum(value) AS value, count() AS sample_rows FROM {from} GROUP BY service, type, series, hour, layout, stack, labels", hourNanos),
 	},
 }
 

@@ -98,12 +98,13 @@ func writeSamples(t *testing.T, st *Store, rows []sampleRow) {
 		w.uint64(r.series)
 		w.int64(r.time)
 		w.uint64(1) // profile
+		w.uint64(7) // layout
 		w.uint64(r.stack)
 		w.uint64(r.labels)
 		w.int64(r.value)
 		w.endRow()
 	}
-	if err := st.c.insert(context.Background(), anyShard, "writing samples", st.cfg.Database+".samples", "(service, type, series, time, profile, stack, labels, value)", &w); err != nil {
+	if err := st.c.insert(context.Background(), anyShard, "writing samples", st.cfg.Database+".samples", "(service, type, series, time, profile, layout, stack, labels, value)", &w); err != nil {
 		t.Fatal(err)
 	}
 }
