@@ -83,9 +83,9 @@ type external struct {
 	rows      *rowWriter
 }
 
-// queryExternal is query with a temporary table.
-func (c *client) queryExternal(ctx context.Context, shard int, purpose, sql string, ext external, read func(*rowReader) error) error {
-	return c.do(ctx, &request{shard: shard, purpose: purpose, sql: sql, external: &ext, read: read})
+// queryExternal is query with temporary tables.
+func (c *client) queryExternal(ctx context.Context, shard int, purpose, sql string, exts []external, read func(*rowReader) error) error {
+	return c.do(ctx, &request{shard: shard, purpose: purpose, sql: sql, externals: exts, read: read})
 }
 
 // insert writes rows, in RowBinary, into table's columns (a list such as
@@ -102,8 +102,8 @@ type request struct {
 	sql     string
 	// insert holds the rows of an INSERT.
 	insert *rowWriter
-	// external holds a temporary table for a SELECT.
-	external *external
+	// externals hold temporary tables for a SELECT.
+	externals []external
 	// read reads a SELECT's rows; nil for other statements.
 	read func(*rowReader) error
 }
@@ -141,7 +141,7 @@ func (c *client) do(ctx context.Context, r *request) error {
 
 // encode returns r's body, headers and URL parameters: a statement in
 // the body; an insert's statement in the URL and its rows, gzipped, in
-// the body; a query with a temporary table as a multipart form.
+// the body; a query with temporary tables as a multipart form.
 func (c *client) encode(r *request) (body []byte, header http.Header, params url.Values, err error) {
 	header = http.Header{}
 	params = url.Values{
@@ -157,20 +157,25 @@ func (c *client) encode(r *request) (body []byte, header http.Header, params url
 	switch {
 	case r.insert != nil:
 		params.Set("query", sql+" FORMAT RowBinary")
+		// One block, so that each shard gets its rows in one part: all
+		// or none (see writer.missing).
+		params.Set("max_insert_block_size", strconv.Itoa(max(r.insert.rows+1, 1<<20)))
 		if c.cfg.Cluster != "" {
 			params.Set("insert_distributed_sync", "1")
 			params.Set("insert_distributed_timeout", strconv.Itoa(int(c.timeout/time.Second)))
 		}
 		header.Set("Content-Encoding", "gzip")
 		body, err = gzipped(r.insert.buf)
-	case r.external != nil:
+	case r.externals != nil:
 		params.Set("query", sql)
-		params.Set(r.external.name+"_structure", r.external.structure)
-		params.Set(r.external.name+"_format", "RowBinary")
 		var b bytes.Buffer
 		mw := multipart.NewWriter(&b)
-		fw, _ := mw.CreateFormFile(r.external.name, r.external.name)
-		fw.Write(r.external.rows.buf)
+		for _, ext := range r.externals {
+			params.Set(ext.name+"_structure", ext.structure)
+			params.Set(ext.name+"_format", "RowBinary")
+			fw, _ := mw.CreateFormFile(ext.name, ext.name)
+			fw.Write(ext.rows.buf)
+		}
 		err = mw.Close()
 		header.Set("Content-Type", mw.FormDataContentType())
 		body = b.Bytes()

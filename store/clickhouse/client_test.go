@@ -170,7 +170,7 @@ func TestExternal(t *testing.T) {
 	}
 	got := map[uint64]uint64{}
 	err := st.c.queryExternal(ctx, anyShard, "reading stacks", "SELECT hash, any(locations) FROM stacks WHERE hash IN ids GROUP BY hash",
-		external{name: "ids", structure: "hash UInt64", rows: &ids}, func(r *rowReader) error {
+		[]external{{name: "ids", structure: "hash UInt64", rows: &ids}}, func(r *rowReader) error {
 			for r.more() {
 				h, locs := r.uint64(), r.uint64s()
 				got[h] = locs[0]

@@ -15,20 +15,30 @@
 //
 // Open creates the tables in the database on first use, and records
 // their schema version; a database of another version is refused. A
-// profile is split into content-addressed symbols (functions, mappings,
-// locations, stacks, pprof label sets), each a row keyed by the 64-bit
-// hash of its content in a ReplacingMergeTree table, and samples: one row
-// per sample and sample type, holding the hashes of its stack and label
-// set, in a MergeTree table partitioned by day and ordered by service,
-// profile type, series, time and stack. A materialized view sums the
-// samples by hour into a SummingMergeTree rollup, so that a long range
-// reads hours, not profiles. The profiles table lists each profile with
-// its series, time, duration and totals; the series table holds each
-// series' labels. Retention drops whole days.
+// profile is split into package store's canonical form: content-addressed
+// parts (functions, mappings, locations, stacks, pprof label sets), each a
+// row keyed by its 64-bit hash in a ReplacingMergeTree table, and samples,
+// one row per sample and sample type, holding the hashes of its stack and
+// label set, in a MergeTree table partitioned by day and ordered by
+// service, profile type, series, time and stack. A materialized view sums
+// the samples by hour into a SummingMergeTree rollup, so that a long range
+// reads hours, not profiles. The profiles table holds each profile's
+// header and totals; the series table each series' labels. Retention drops
+// whole days of every table: series and parts are written again on each
+// day that uses them.
+//
+// # Writes and queries
+//
+// Write returns once ClickHouse has acknowledged its rows; concurrent
+// Writes share inserts, and while ClickHouse is down they wait within the
+// memory budget, beyond which Write returns store.ErrBusy. Queries
+// aggregate in ClickHouse (GROUP BY stack, label set and type) and ship
+// back only the sums and the parts they use; store.Compose builds the
+// answer, as the embedded store does.
 //
 // On a cluster (cluster=NAME, every shard's address in the URL, the
 // cluster in each server's remote_servers), each shard holds the tables
 // as name_local, created by connecting to each shard, and Distributed
 // tables over them take the writes and queries: series' rows are sharded
-// by series, symbols by their hash.
+// by series, parts by their hash.
 package clickhouse

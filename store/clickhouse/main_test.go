@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/perflab/perflab/internal/clickhousetest"
+	"github.com/perflab/perflab/store"
 )
 
 func TestMain(m *testing.M) { os.Exit(clickhousetest.Main(m)) }
@@ -33,7 +34,7 @@ func clusterURL(t *testing.T) string {
 // open opens the store rawURL names, closed when t ends.
 func open(t *testing.T, rawURL string) *Store {
 	t.Helper()
-	st, err := Open(context.Background(), rawURL)
+	st, err := Open(context.Background(), rawURL, store.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

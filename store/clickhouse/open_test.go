@@ -8,6 +8,7 @@ import (
 
 	"github.com/perflab/perflab/internal/clickhousetest"
 	"github.com/perflab/perflab/internal/testprog"
+	"github.com/perflab/perflab/store"
 )
 
 // TestOpenErrors checks that what keeps a store from opening is told in
@@ -29,7 +30,7 @@ func TestOpenErrors(t *testing.T) {
 		{"clickhouse://" + shard0.HTTPAddr + "/default?cluster=" + clickhousetest.ClusterName, []string{shard0.HTTPAddr, "cluster " + clickhousetest.ClusterName + " has 2 shards", "one host for each, not 1"}},
 		{"clickhouse://" + node.HTTPAddr + "/" + db + "?cluster=nope", []string{"cluster nope has 0 shards", "not 1"}},
 	} {
-		st, err := Open(context.Background(), tc.url)
+		st, err := Open(context.Background(), tc.url, store.Limits{})
 		if err == nil {
 			st.Close()
 			t.Errorf("Open(%q) succeeded", tc.url)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/perflab/perflab/store"
 )
 
 // RowBinary is the format of the store's inserts and query results:
@@ -23,9 +25,21 @@ type rowWriter struct {
 }
 
 func (w *rowWriter) uint8(v uint8)   { w.buf = append(w.buf, v) }
+func (w *rowWriter) int32(v int32)   { w.uint32(uint32(v)) }
 func (w *rowWriter) uint32(v uint32) { w.buf = binary.LittleEndian.AppendUint32(w.buf, v) }
 func (w *rowWriter) uint64(v uint64) { w.buf = binary.LittleEndian.AppendUint64(w.buf, v) }
 func (w *rowWriter) int64(v int64)   { w.uint64(uint64(v)) }
+
+func (w *rowWriter) bool(v bool) {
+	if v {
+		w.uint8(1)
+	} else {
+		w.uint8(0)
+	}
+}
+
+// arrayLen begins an array of n elements, which the caller writes.
+func (w *rowWriter) arrayLen(n int) { w.buf = binary.AppendUvarint(w.buf, uint64(n)) }
 
 func (w *rowWriter) string(s string) {
 	w.buf = binary.AppendUvarint(w.buf, uint64(len(s)))
@@ -46,11 +60,24 @@ func (w *rowWriter) uint64s(vs []uint64) {
 	}
 }
 
+func (w *rowWriter) hashes(hs []store.Hash) {
+	w.buf = binary.AppendUvarint(w.buf, uint64(len(hs)))
+	for _, h := range hs {
+		w.uint64(uint64(h))
+	}
+}
+
 func (w *rowWriter) int64s(vs []int64) {
 	w.buf = binary.AppendUvarint(w.buf, uint64(len(vs)))
 	for _, v := range vs {
 		w.int64(v)
 	}
+}
+
+// append appends the rows of other.
+func (w *rowWriter) append(other *rowWriter) {
+	w.buf = append(w.buf, other.buf...)
+	w.rows += other.rows
 }
 
 // endRow counts a row written.
@@ -142,6 +169,10 @@ func (r *rowReader) uint64() uint64 {
 
 func (r *rowReader) int64() int64 { return int64(r.uint64()) }
 
+func (r *rowReader) int32() int32 { return int32(r.uint32()) }
+
+func (r *rowReader) bool() bool { return r.uint8() != 0 }
+
 // length reads a string's or an array's length, charging size bytes for
 // each element to the budget.
 func (r *rowReader) length(size int64) int {
@@ -201,6 +232,19 @@ func (r *rowReader) uint64s() []uint64 {
 	}
 	return vs
 }
+
+func (r *rowReader) hashes() []store.Hash {
+	n := r.length(8)
+	var hs []store.Hash
+	for i := 0; i < n && r.err == nil; i++ {
+		hs = append(hs, store.Hash(r.uint64()))
+	}
+	return hs
+}
+
+// arrayLen reads the length of an array whose elements the caller reads,
+// each counted as size bytes against the budget.
+func (r *rowReader) arrayLen(size int64) int { return r.length(size) }
 
 func (r *rowReader) int64s() []int64 {
 	n := r.length(8)

@@ -47,17 +47,20 @@ type table struct {
 var tables = []table{
 	{
 		name:    "series",
-		columns: "(day UInt32, series UInt64, service String, name String, label_names Array(String), label_values Array(String))",
+		columns: "(day Int32, series UInt64, service String, name String, label_names Array(String), label_values Array(String))",
 		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY (service, name, series)",
 		shardBy: "series",
 	},
 	{
 		// profiles holds each profile's header (see store.Header), its
-		// totals in the order of its sample types, and layout, the hash of
-		// its period type and sample types, which its samples carry too.
+		// types (profile type IDs), its totals in their order, its
+		// layout, the hash of its types, and mapfiles, the hash of the
+		// files of its mappings by key, which its samples carry too.
+		// insert_id tells apart the writes of one profile, and which rows
+		// a write that failed half way left.
 		name: "profiles",
-		columns: "(service String, name String, series UInt64, time Int64, profile UInt64, layout UInt64, " +
-			"sample_types Array(String), sample_units Array(String), totals Array(Int64), " +
+		columns: "(service String, name String, series UInt64, time Int64, profile UInt64, insert_id UInt64, layout UInt64, mapfiles UInt64, " +
+			"types Array(String), sample_types Array(String), sample_units Array(String), totals Array(Int64), " +
 			"default_sample_type String, period_type String, period_unit String, period Int64, " +
 			"time_nanos Int64, duration_nanos Int64, comments Array(String), " +
 			"drop_frames String, keep_frames String, doc_url String, mappings Array(UInt64))",
@@ -65,18 +68,18 @@ var tables = []table{
 		shardBy: "series",
 	},
 	{
-		// samples holds one row for each sample and sample type; type is
-		// the profile type ID.
+		// samples holds one row for each sample and sample type whose
+		// value is not zero; type is the profile type ID.
 		name:    "samples",
-		columns: "(service String, type String, series UInt64, time Int64, profile UInt64, layout UInt64, stack UInt64, labels UInt64, value Int64)",
+		columns: "(service String, type String, series UInt64, time Int64, profile UInt64, insert_id UInt64, layout UInt64, mapfiles UInt64, stack UInt64, labels UInt64, value Int64)",
 		engine:  fmt.Sprintf("MergeTree PARTITION BY intDiv(time, %d) ORDER BY (service, type, series, time, stack)", dayNanos),
 		shardBy: "series",
 	},
 	{
 		// samples_hourly sums samples by hour. SummingMergeTree sums rows
 		// with the same key when it merges, so reads still GROUP BY and
-		// sum; sample_rows keeps a row whose values sum to zero, which
-		// SummingMergeTree would otherwise delete.
+		// sum; sample_rows, the rows summed, keeps a row whose values sum
+		// to zero, which SummingMergeTree would otherwise delete.
 		name:    "samples_hourly",
 		columns: "(service String, type String, series UInt64, hour Int64, layout UInt64, stack UInt64, labels UInt64, value Int64, sample_rows UInt64)",
 		engine:  fmt.Sprintf("SummingMergeTree((value, sample_rows)) PARTITION BY intDiv(hour, %d) ORDER BY (service, type, series, hour, layout, stack, labels)", dayNanos),
@@ -84,13 +87,13 @@ var tables = []table{
 	},
 	{
 		name:    "functions",
-		columns: "(day UInt32, hash UInt64, name String, system_name String, filename String, start_line Int64)",
+		columns: "(day Int32, hash UInt64, name String, system_name String, filename String, start_line Int64)",
 		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
 		shardBy: "hash",
 	},
 	{
 		name: "mappings",
-		columns: "(day UInt32, hash UInt64, memory_start UInt64, memory_limit UInt64, file_offset UInt64, filename String, build_id String, " +
+		columns: "(day Int32, hash UInt64, memory_start UInt64, memory_limit UInt64, file_offset UInt64, filename String, build_id String, " +
 			"kernel_relocation_symbol String, has_functions UInt8, has_filenames UInt8, has_line_numbers UInt8, has_inline_frames UInt8)",
 		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
 		shardBy: "hash",
@@ -99,19 +102,19 @@ var tables = []table{
 		// locations: mapping is the key of the location's mapping (see
 		// store.Mapping.Key), address relative to the mapping's start.
 		name:    "locations",
-		columns: "(day UInt32, hash UInt64, mapping UInt64, address UInt64, is_folded UInt8, line_functions Array(UInt64), line_numbers Array(Int64), line_columns Array(Int64))",
+		columns: "(day Int32, hash UInt64, mapping UInt64, address UInt64, is_folded UInt8, line_functions Array(UInt64), line_numbers Array(Int64), line_columns Array(Int64))",
 		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
 		shardBy: "hash",
 	},
 	{
 		name:    "stacks",
-		columns: "(day UInt32, hash UInt64, locations Array(UInt64))",
+		columns: "(day Int32, hash UInt64, locations Array(UInt64))",
 		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
 		shardBy: "hash",
 	},
 	{
 		name:    "label_sets",
-		columns: "(day UInt32, hash UInt64, str_keys Array(String), str_values Array(Array(String)), num_keys Array(String), num_values Array(Array(Int64)), num_units Array(Array(String)))",
+		columns: "(day Int32, hash UInt64, str_keys Array(String), str_values Array(Array(String)), num_keys Array(String), num_values Array(Array(Int64)), num_units Array(Array(String)))",
 		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
 		shardBy: "hash",
 	},
@@ -221,4 +224,23 @@ func (st *Store) readVersion(ctx context.Context, shard int) (int, error) {
 func (st *Store) writeVersion(ctx context.Context, shard, v int) error {
 	return st.c.exec(ctx, shard, "writing perflab's schema version",
 		fmt.Sprintf("INSERT INTO %s.schema_version (version) VALUES (%d)", st.cfg.Database, v))
+}
+
+// quote returns s as a ClickHouse string literal.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case 0:
+			b.WriteString(`\0`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }

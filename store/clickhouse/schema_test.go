@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/perflab/perflab/internal/clickhousetest"
+	"github.com/perflab/perflab/store"
 )
 
 // shardServers returns the servers of st's shards, from the shared node
@@ -71,7 +72,7 @@ func TestSchemaNewerRefused(t *testing.T) {
 	st := open(t, rawURL)
 	newer := schemaVersion + 1
 	clickhousetest.Node(t).MustQuery(t, st.cfg.Database, fmt.Sprintf("INSERT INTO schema_version VALUES (%d)", newer))
-	_, err := Open(context.Background(), rawURL)
+	_, err := Open(context.Background(), rawURL, store.Limits{})
 	if err == nil {
 		t.Fatal("Open succeeded on a database of a newer schema")
 	}

@@ -4,47 +4,67 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+
+	"github.com/perflab/perflab/store"
 )
 
 // A Store keeps a fleet's profiles in a ClickHouse database, on one node
-// or on the shards of a cluster.
+// or on the shards of a cluster. Its methods may be called concurrently.
 type Store struct {
-	cfg Config
-	c   *client
+	cfg    Config
+	c      *client
+	limits store.Limits
 	// version is ClickHouse's version on the first shard.
 	version string
+
+	w          *writer
+	cache      writtenCache // what was written, by day
+	partsCache partsCache   // parts read or written
+
+	seriesMu sync.Mutex
+	known    map[uint64]bool // the series of the stored profiles
 }
+
+var _ store.Store = (*Store)(nil)
 
 // Open connects to the ClickHouse a clickhouse:// URL names (see Config),
 // checks that every shard answers with these credentials and holds the
 // database, and that the cluster, if any, lists as many shards as the
 // URL; then it creates the store's tables on first use, or checks their
-// schema version.
-func Open(ctx context.Context, rawURL string) (*Store, error) {
+// schema version. Zero fields of limits take store.DefaultLimits'.
+func Open(ctx context.Context, rawURL string, limits store.Limits) (*Store, error) {
 	cfg, err := ParseURL(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	return OpenConfig(ctx, cfg)
+	return OpenConfig(ctx, cfg, limits)
 }
 
 // OpenConfig is Open with a parsed URL.
-func OpenConfig(ctx context.Context, cfg Config) (*Store, error) {
+func OpenConfig(ctx context.Context, cfg Config, limits store.Limits) (*Store, error) {
 	if len(cfg.Shards) == 0 || !identifier(cfg.Database) || cfg.Cluster != "" && !identifier(cfg.Cluster) {
 		return nil, fmt.Errorf("clickhouse store %s: want hosts, a database name and maybe a cluster name", cfg)
 	}
-	st := &Store{cfg: cfg, c: newClient(cfg)}
-	for shard := range cfg.Shards {
-		if err := st.checkShard(ctx, shard); err != nil {
-			st.c.close()
-			return nil, err
-		}
-	}
-	if err := st.ensureSchema(ctx); err != nil {
+	st := &Store{cfg: cfg, c: newClient(cfg), limits: limits.WithDefaults()}
+	if err := st.open(ctx); err != nil {
 		st.c.close()
 		return nil, err
 	}
+	st.w = newWriter(st, st.limits.MemoryBudget)
 	return st, nil
+}
+
+func (st *Store) open(ctx context.Context) error {
+	for shard := range st.cfg.Shards {
+		if err := st.checkShard(ctx, shard); err != nil {
+			return err
+		}
+	}
+	if err := st.ensureSchema(ctx); err != nil {
+		return err
+	}
+	return st.loadSeries(ctx)
 }
 
 // checkShard checks that shard answers, knows the user, holds the
@@ -97,8 +117,10 @@ func (st *Store) user() string {
 // Version returns the version of ClickHouse on the first shard.
 func (st *Store) Version() string { return st.version }
 
-// Close releases the store's connections.
+// Close waits for the writes under way (up to the store's timeout), then
+// releases the store's connections.
 func (st *Store) Close() error {
+	st.w.close(st.c.timeout)
 	st.c.close()
 	return nil
 }
