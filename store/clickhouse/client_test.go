@@ -109,6 +109,7 @@ func rowsEqual(a, b row) bool {
 // TestTimeout checks that a query that outlasts the store's timeout is
 // abandoned with an error that names it.
 func TestTimeout(t *testing.T) {
+	t.Parallel()
 	node := clickhousetest.Node(t)
 	c := newClient(Config{Shards: []string{node.HTTPAddr}, Database: "default", Timeout: time.Second})
 	defer c.close()

@@ -20,12 +20,12 @@
 // row keyed by its 64-bit hash in a ReplacingMergeTree table, and samples,
 // one row per sample and sample type, holding the hashes of its stack and
 // label set, in a MergeTree table partitioned by day and ordered by
-// service, profile type, series, time and stack. A materialized view sums
-// the samples by hour into a SummingMergeTree rollup, so that a long range
-// reads hours, not profiles. The profiles table holds each profile's
-// header and totals; the series table each series' labels. Retention drops
-// whole days of every table: series and parts are written again on each
-// day that uses them.
+// service, profile type, series, time and stack. Materialized views sum
+// the samples by day and by hour into SummingMergeTree rollups, so that a
+// long range reads days and hours, not profiles. The profiles table holds
+// each profile's header and totals; the series table each series'
+// labels. Retention drops whole days of every table: series and parts are
+// written again on each day that uses them.
 //
 // # Writes and queries
 //

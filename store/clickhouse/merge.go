@@ -17,9 +17,9 @@ import (
 
 // Merge returns the merge of the profiles sel picks. ClickHouse adds up
 // their headers and their samples by stack, label set and type, reading
-// whole hours from the samples_hourly rollup and the rest from the
-// samples; only the sums and the parts they use come back, and
-// store.Compose builds the profile from them.
+// whole days and hours from the rollups and the rest from the samples;
+// only the sums and the parts they use come back, and store.Compose
+// builds the profile from them.
 //
 // Its queries see the tables as they are when each runs: profiles
 // written meanwhile may show in one and not in another, and their samples
@@ -42,16 +42,30 @@ func (st *Store) merge(ctx context.Context, sel store.Selection) (*profile.Profi
 	if err != nil {
 		return nil, err
 	}
-	var h *header
-	if !p.empty() {
-		if h, err = st.mergedHeader(ctx, p); err != nil {
-			return nil, err
-		}
-	}
-	if h == nil || h.m.Profiles == 0 {
+	if p.empty() {
 		return nil, fmt.Errorf("%s %s: no profile in range: %w", sel.Type, sel.Selector, store.ErrNotFound)
 	}
-	samples, err := st.mergedSamples(ctx, p, h)
+	// The samples of every type of the kind, by layout, are added up while
+	// the headers are, which tell which layout or type the merge keeps.
+	var rows []sampleRow
+	var rowsErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { rows, rowsErr = st.readSamples(ctx, p, sumSamples(p, typesOf(sel.Type.Name))) })
+	h, err := st.mergedHeader(ctx, p)
+	wg.Wait()
+	if err = errors.Join(err, rowsErr); err != nil {
+		return nil, err
+	}
+	if h.m.Profiles == 0 {
+		return nil, fmt.Errorf("%s %s: no profile in range: %w", sel.Type, sel.Selector, store.ErrNotFound)
+	}
+	columns := h.types
+	keep := func(r sampleRow) bool { return r.layout == h.layout }
+	if h.m.Mixed {
+		columns = []string{sel.Type.ID()}
+		keep = func(r sampleRow) bool { return r.typ == columns[0] }
+	}
+	samples, err := toSamples(rows, columns, keep)
 	if err != nil {
 		return nil, err
 	}
@@ -162,68 +176,51 @@ func (st *Store) mergedUses(ctx context.Context, p *pick) ([]store.MappingUse, [
 	return mappings, comments, err
 }
 
-// mergedSamples returns the samples of the profiles p picks added up by
-// stack and label set, their values in the layout of h's columns: every
-// type of the profiles' layout, or p's type alone when their layouts
-// differ.
-func (st *Store) mergedSamples(ctx context.Context, p *pick, h *header) ([]store.Sample, error) {
-	columns := h.types
-	filter := fmt.Sprintf("layout = %d AND type IN (%s)", h.layout, quoteAll(h.types))
-	if h.m.Mixed {
-		columns = []string{p.sel.Type.ID()}
-		filter = "type = " + quote(columns[0])
-	}
-	var parts []string
-	lo, hi := hourIn(p.lo), hourOut(p.hi)
-	if lo < hi {
-		parts = append(parts,
-			fmt.Sprintf("SELECT stack, labels, type, sum(value) AS v FROM samples_hourly WHERE %s AND %s GROUP BY stack, labels, type", p.between("hour", lo, hi), filter),
-			fmt.Sprintf("SELECT stack, labels, type, sum(value) AS v FROM samples WHERE %s AND %s AND (time < %d OR time >= %d) GROUP BY stack, labels, type", p.rows("time"), filter, lo, hi))
-	} else {
-		parts = append(parts, fmt.Sprintf("SELECT stack, labels, type, sum(value) AS v FROM samples WHERE %s AND %s GROUP BY stack, labels, type", p.rows("time"), filter))
-	}
-	sql := "SELECT stack, labels, type, sum(v) FROM (" + strings.Join(parts, " UNION ALL ") + ") GROUP BY stack, labels, type"
-	return st.readSamples(ctx, p, sql, columns)
+// A sampleRow is a sum of sample values of one layout, stack, label set
+// and type.
+type sampleRow struct {
+	layout, stack, labels uint64
+	typ                   string
+	value                 int64
 }
 
-// hourIn returns the first whole hour at or after t, and hourOut the last
-// one at or before t: the rollup holds the hours [hourIn(Start),
-// hourOut(End)) whole. The hours before the first after the epoch are
-// never read from the rollup: ClickHouse's intDiv rounds toward zero, so
-// its bucket for them is not an hour.
-func hourIn(t int64) int64 {
-	if t <= hourNanos {
-		return hourNanos
-	}
-	return (t + hourNanos - 1) / hourNanos * hourNanos
-}
-
-func hourOut(t int64) int64 { return max(t, 0) / hourNanos * hourNanos }
-
-// readSamples reads rows of stack, labels, type and value, and returns
-// them as samples whose values are in the order of columns.
-func (st *Store) readSamples(ctx context.Context, p *pick, sql string, columns []string) ([]store.Sample, error) {
-	type key struct{ stack, labels uint64 }
-	index := map[key]int{}
-	var samples []store.Sample
+// readSamples reads the rows of sql, a query of layout, stack, label set,
+// type and value.
+func (st *Store) readSamples(ctx context.Context, p *pick, sql string) ([]sampleRow, error) {
+	var rows []sampleRow
 	err := st.queryPicked(ctx, p, "adding up the samples", sql, func(r *rowReader) error {
 		for r.more() {
-			k, typ, v := key{r.uint64(), r.uint64()}, r.string(), r.int64()
-			col := slices.Index(columns, typ)
-			if col < 0 {
-				return fmt.Errorf("a sample of type %q, not among %v", typ, columns)
-			}
-			i, ok := index[k]
-			if !ok {
-				i = len(samples)
-				index[k] = i
-				samples = append(samples, store.Sample{Stack: store.Hash(k.stack), Labels: store.Hash(k.labels), Values: make([]int64, len(columns))})
-			}
-			samples[i].Values[col] += v
+			rows = append(rows, sampleRow{layout: r.uint64(), stack: r.uint64(), labels: r.uint64(), typ: r.string(), value: r.int64()})
 		}
 		return nil
 	})
-	return samples, err
+	return rows, err
+}
+
+// toSamples returns the rows that keep accepts as samples, the values of
+// a stack and label set in the order of columns, a list of type IDs.
+func toSamples(rows []sampleRow, columns []string, keep func(sampleRow) bool) ([]store.Sample, error) {
+	type key struct{ stack, labels uint64 }
+	index := map[key]int{}
+	var samples []store.Sample
+	for _, r := range rows {
+		if !keep(r) {
+			continue
+		}
+		col := slices.Index(columns, r.typ)
+		if col < 0 {
+			return nil, fmt.Errorf("a sample of type %q, not among %v", r.typ, columns)
+		}
+		k := key{r.stack, r.labels}
+		i, ok := index[k]
+		if !ok {
+			i = len(samples)
+			index[k] = i
+			samples = append(samples, store.Sample{Stack: store.Hash(r.stack), Labels: store.Hash(r.labels), Values: make([]int64, len(columns))})
+		}
+		samples[i].Values[col] += r.value
+	}
+	return samples, nil
 }
 
 func quoteAll(ss []string) string {
@@ -257,8 +254,12 @@ func (st *Store) Profile(ctx context.Context, id string) (*profile.Profile, erro
 	}
 	m := store.MergeHeader(&one.header, store.OrderOf(time.Unix(0, one.time), id))
 	p := &pick{series: map[uint64]store.Labels{one.series: nil}, services: []string{one.service}, lo: one.time, hi: one.time + 1}
-	sql := fmt.Sprintf("SELECT stack, labels, type, sum(value) FROM samples WHERE %s AND profile = %d AND insert_id = %d GROUP BY stack, labels, type", p.rows("time"), uint64(h), one.insertID)
-	samples, err := st.readSamples(ctx, p, sql, one.types)
+	sql := fmt.Sprintf("SELECT layout, stack, labels, type, sum(value) FROM samples WHERE %s AND profile = %d AND insert_id = %d GROUP BY layout, stack, labels, type", p.rows("time"), uint64(h), one.insertID)
+	rows, err := st.readSamples(ctx, p, sql)
+	if err != nil {
+		return nil, err
+	}
+	samples, err := toSamples(rows, one.types, func(sampleRow) bool { return true })
 	if err != nil {
 		return nil, err
 	}

@@ -101,8 +101,12 @@ func (p *pick) rows(timeColumn string) string { return p.between(timeColumn, p.l
 
 // between is rows with the range [lo, hi).
 func (p *pick) between(timeColumn string, lo, hi int64) string {
-	return fmt.Sprintf("service IN (%s) AND series IN picked AND %s >= %d AND %s < %d",
-		quoteAll(p.services), timeColumn, lo, timeColumn, hi)
+	return fmt.Sprintf("%s AND %s >= %d AND %s < %d", p.seriesCond(), timeColumn, lo, timeColumn, hi)
+}
+
+// seriesCond returns the SQL condition of p's series.
+func (p *pick) seriesCond() string {
+	return fmt.Sprintf("service IN (%s) AND series IN picked", quoteAll(p.services))
 }
 
 // queryPicked runs a query whose conditions name p's series as the

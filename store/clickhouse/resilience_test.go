@@ -19,6 +19,7 @@ import (
 // nil is stored, once, and no profile is stored twice. Writes blocked
 // while ClickHouse is down complete when it is back, or time out unacknowledged.
 func TestRestartDuringIngest(t *testing.T) {
+	t.Parallel()
 	server := clickhousetest.Start(t)
 	db := clickhousetest.Database(t, server)
 	st, err := Open(context.Background(), "clickhouse://"+server.HTTPAddr+"/"+db+"?timeout=5s", store.Limits{})
@@ -95,6 +96,7 @@ func TestRestartDuringIngest(t *testing.T) {
 // within the memory budget and are refused with ErrBusy beyond it, and
 // that those waiting are stored once it is back.
 func TestBusyWhileDown(t *testing.T) {
+	t.Parallel()
 	server := clickhousetest.Start(t)
 	db := clickhousetest.Database(t, server)
 	f, err := fleetgen.New(fleetgen.Config{Instances: 2, Stacks: 100, Functions: 40, Samples: 100})

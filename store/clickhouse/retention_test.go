@@ -19,6 +19,7 @@ import (
 // the last two days does, merges included, whose parts the first day
 // wrote too, read from ClickHouse.
 func TestRetention(t *testing.T) {
+	t.Parallel()
 	topologies(t, func(t *testing.T, rawURL string) {
 		st := open(t, rawURL)
 		ref := storetest.NewReference(store.Limits{})

@@ -17,8 +17,23 @@ const schemaVersion = 1
 // partitioned by their day number, so that retention drops whole days.
 const dayNanos = 86_400_000_000_000
 
-// hourNanos is the time bucket of the samples_hourly rollup.
+// hourNanos is an hour in nanoseconds.
 const hourNanos = 3_600_000_000_000
+
+// A rollup is a table that sums the samples by time bucket: its rows are
+// those of the samples with the same series, type, layout, stack and
+// label set in one bucket (whose start, in Unix nanoseconds, is the
+// column bucket), added up. A materialized view fills it from each insert
+// into the samples.
+type rollup struct {
+	table string
+	width int64 // the buckets' width in nanoseconds
+}
+
+// rollups are the store's rollups, the widest first: a range reads its
+// whole days from the first, its whole hours left from the second, the
+// rest from the samples.
+var rollups = []rollup{{"samples_daily", dayNanos}, {"samples_hourly", hourNanos}}
 
 // A table is one of the store's tables. On one node it is a MergeTree
 // table of that name; on a cluster each shard holds a MergeTree table
@@ -33,7 +48,7 @@ type table struct {
 
 // tables are the store's tables, in the order they are created.
 //
-// series, profiles, samples and samples_hourly are sharded by series,
+// series, profiles, samples and the rollups are sharded by series,
 // so that a series' rows stay on one shard; the symbol tables (functions,
 // mappings, locations, stacks, label_sets), keyed by the 64-bit hash of
 // their content, are sharded by that hash, so that a symbol's copies meet
@@ -76,16 +91,6 @@ var tables = []table{
 		shardBy: "series",
 	},
 	{
-		// samples_hourly sums samples by hour. SummingMergeTree sums rows
-		// with the same key when it merges, so reads still GROUP BY and
-		// sum; sample_rows, the rows summed, keeps a row whose values sum
-		// to zero, which SummingMergeTree would otherwise delete.
-		name:    "samples_hourly",
-		columns: "(service String, type String, series UInt64, hour Int64, layout UInt64, stack UInt64, labels UInt64, value Int64, sample_rows UInt64)",
-		engine:  fmt.Sprintf("SummingMergeTree((value, sample_rows)) PARTITION BY intDiv(hour, %d) ORDER BY (service, type, series, hour, layout, stack, labels)", dayNanos),
-		shardBy: "series",
-	},
-	{
 		name:    "functions",
 		columns: "(day Int32, hash UInt64, name String, system_name String, filename String, start_line Int64)",
 		engine:  "ReplacingMergeTree PARTITION BY day ORDER BY hash",
@@ -120,20 +125,37 @@ var tables = []table{
 	},
 }
 
+func init() {
+	for _, r := range rollups {
+		tables = append(tables, table{
+			// SummingMergeTree sums rows with the same key when it merges,
+			// so reads still GROUP BY and sum; sample_rows, the rows
+			// summed, keeps a row whose values sum to zero, which
+			// SummingMergeTree would otherwise delete.
+			name:    r.table,
+			columns: "(service String, type String, series UInt64, bucket Int64, layout UInt64, stack UInt64, labels UInt64, value Int64, sample_rows UInt64)",
+			engine:  fmt.Sprintf("SummingMergeTree((value, sample_rows)) PARTITION BY intDiv(bucket, %d) ORDER BY (service, type, series, bucket, layout, stack, labels)", dayNanos),
+			shardBy: "series",
+		})
+		views = append(views, view{
+			name: r.table + "_mv", from: "samples", to: r.table,
+			query: fmt.Sprintf("SELECT service, type, series, intDiv(time, %[1]d) * %[1]d AS bucket, layout, stack, labels, sum(value) AS value, count() AS sample_rows "+
+				"FROM {from} GROUP BY service, type, series, bucket, layout, stack, labels", r.width),
+		})
+	}
+}
+
 // A view is a materialized view that fills a rollup from the rows
-// inserted into a table, on the shard that holds them.
+// inserted into a table, on the shard that holds them. (ClickHouse 18.16
+// does not pass a view's inserts on to the views of its table, so each
+// rollup reads the samples.)
 type view struct {
 	name, from, to string
 	// query is the view's SELECT, with {from} for the table it reads.
 	query string
 }
 
-var views = []view{
-	{
-		name: "samples_hourly_mv", from: "samples", to: "samples_hourly",
-		query: fmt.Sprintf("SELECT service, type, series, intDiv(time, %[1]d) * %[1]d AS hour, layout, stack, labels, sum(value) AS value, count() AS sample_rows FROM {from} GROUP BY service, type, series, hour, layout, stack, labels", hourNanos),
-	},
-}
+var views []view
 
 // schema writes the statements that create the store's tables in a
 // database, on one node or on each shard of a cluster.

@@ -82,15 +82,15 @@ func TestSchemaNewerRefused(t *testing.T) {
 	}
 }
 
-// sampleRow is a row of the samples table.
-type sampleRow struct {
+// testSample is a row of the samples table.
+type testSample struct {
 	series        uint64
 	time          int64
 	stack, labels uint64
 	value         int64
 }
 
-func writeSamples(t *testing.T, st *Store, rows []sampleRow) {
+func writeSamples(t *testing.T, st *Store, rows []testSample) {
 	t.Helper()
 	var w rowWriter
 	for _, r := range rows {
@@ -110,45 +110,57 @@ func writeSamples(t *testing.T, st *Store, rows []sampleRow) {
 	}
 }
 
-// TestRollup checks the samples_hourly rollup on 18.16: the materialized
-// view fills it on the shard that holds the samples, one series on one
-// shard; a read that groups and sums gives the samples' sums before and
-// after SummingMergeTree merges, and a key whose values sum to zero stays.
+// TestRollup checks the rollups on 18.16: the materialized views fill them
+// on the shard that holds the samples, one series on one shard; a read
+// that groups and sums gives the samples' sums by bucket before and after
+// SummingMergeTree merges, and a key whose values sum to zero stays.
 func TestRollup(t *testing.T) {
+	t.Parallel()
 	topologies(t, func(t *testing.T, rawURL string) {
 		st := open(t, rawURL)
-		var rows []sampleRow
-		want := map[string]int64{}
+		var rows []testSample
+		want := map[int64]map[string]int64{}
+		for _, r := range rollups {
+			want[r.width] = map[string]int64{}
+		}
+		add := func(r testSample) {
+			for w, sums := range want {
+				sums[fmt.Sprintf("%d\t%d\t%d\t%d", r.series, r.time/w*w, r.stack, r.labels)] += r.value
+			}
+		}
 		base := int64(1_800_000_000) * 1e9
 		for series := uint64(1); series <= 6; series++ {
 			for i := range int64(40) {
-				r := sampleRow{series: series, time: base + i*5*60e9, stack: uint64(i % 3), labels: uint64(i % 2), value: i - 20}
+				r := testSample{series: series, time: base + i*47*60e9, stack: uint64(i % 3), labels: uint64(i % 2), value: i - 20}
 				rows = append(rows, r)
-				want[fmt.Sprintf("%d\t%d\t%d\t%d", r.series, r.time/hourNanos*hourNanos, r.stack, r.labels)] += r.value
+				add(r)
 			}
 		}
-		// Two writes, so that the rollup has parts to merge; the last row
-		// cancels one of the first's.
+		// Two writes, so that the rollups have parts to merge; the last
+		// row cancels one of the first's.
+		cancel := testSample{series: 1, time: base, stack: 0, labels: 0, value: 20}
 		writeSamples(t, st, rows[:len(rows)/2])
-		writeSamples(t, st, append(rows[len(rows)/2:], sampleRow{series: 1, time: base, stack: 0, labels: 0, value: 20}))
-		want[fmt.Sprintf("1\t%d\t0\t0", base/hourNanos*hourNanos)] += 20
+		writeSamples(t, st, append(rows[len(rows)/2:], cancel))
+		add(cancel)
 		servers := shardServers(t, st)
-		read := func() map[string]int64 {
-			got := map[string]int64{}
-			out := servers[0].MustQuery(t, st.cfg.Database, "SELECT series, hour, stack, labels, sum(value) FROM samples_hourly GROUP BY series, hour, stack, labels")
-			for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
-				i := strings.LastIndexByte(line, '\t')
-				var v int64
-				fmt.Sscan(line[i+1:], &v)
-				got[line[:i]] = v
+		for _, r := range rollups {
+			read := func() map[string]int64 {
+				got := map[string]int64{}
+				out := servers[0].MustQuery(t, st.cfg.Database, "SELECT series, bucket, stack, labels, sum(value) FROM "+r.table+" GROUP BY series, bucket, stack, labels")
+				for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
+					i := strings.LastIndexByte(line, '\t')
+					var v int64
+					fmt.Sscan(line[i+1:], &v)
+					got[line[:i]] = v
+				}
+				return got
 			}
-			return got
+			checkSums(t, r.table+" before merges", read(), want[r.width])
+			for _, s := range servers {
+				s.MustQuery(t, st.cfg.Database, "OPTIMIZE TABLE "+strings.TrimPrefix(schema{st.cfg.Database, st.cfg.Cluster}.local(r.table), st.cfg.Database+".")+" FINAL")
+			}
+			checkSums(t, r.table+" after merges", read(), want[r.width])
 		}
-		checkSums(t, "before merges", read(), want)
-		for _, s := range servers {
-			s.MustQuery(t, st.cfg.Database, "OPTIMIZE TABLE "+strings.TrimPrefix(schema{st.cfg.Database, st.cfg.Cluster}.local("samples_hourly"), st.cfg.Database+".")+" FINAL")
-		}
-		checkSums(t, "after merges", read(), want)
 		if st.cfg.Cluster != "" {
 			checkSeriesApart(t, servers, st.cfg.Database)
 		}

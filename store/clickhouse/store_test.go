@@ -40,8 +40,15 @@ func backend(cluster bool) storetest.Backend {
 }
 
 // TestStoreNode runs the shared suite on one node: every answer
-// byte-identical to storetest.Reference's.
-func TestStoreNode(t *testing.T) { storetest.Run(t, backend(false)) }
+// byte-identical to storetest.Reference's. The tests that take seconds
+// (waiting for ClickHouse, mostly) run in parallel.
+func TestStoreNode(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, backend(false))
+}
 
 // TestStoreCluster runs the shared suite on the two-shard cluster.
-func TestStoreCluster(t *testing.T) { storetest.Run(t, backend(true)) }
+func TestStoreCluster(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, backend(true))
+}
