@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -93,8 +94,8 @@ func TestRestartDuringIngest(t *testing.T) {
 }
 
 // TestBusyWhileDown checks that while ClickHouse is down, Writes wait
-// within the memory budget and are refused with ErrBusy beyond it, and
-// that those waiting are stored once it is back.
+// within the memory budget and are refused with ErrBusy beyond it, that
+// Health tells why, and that those waiting are stored once it is back.
 func TestBusyWhileDown(t *testing.T) {
 	t.Parallel()
 	server := clickhousetest.Start(t)
@@ -117,14 +118,11 @@ func TestBusyWhileDown(t *testing.T) {
 	server.Stop()
 	waiting := make(chan error, 1)
 	go func() { waiting <- st.Write(context.Background(), first) }()
-	for {
-		st.w.mu.Lock()
-		pending := st.w.pending
-		st.w.mu.Unlock()
-		if pending > 0 {
-			break
-		}
+	for st.Health().Err == nil {
 		time.Sleep(5 * time.Millisecond)
+	}
+	if h := st.Health(); h.Pending == 0 || !strings.Contains(h.Err.Error(), "connection refused") {
+		t.Errorf("Health while ClickHouse is down: %+v, want rows pending and the connection refused", h)
 	}
 	second, err := f.Profile("cpu", 1, 0)
 	if err != nil {
@@ -143,6 +141,9 @@ func TestBusyWhileDown(t *testing.T) {
 	}
 	if err := <-waiting; err != nil {
 		t.Fatalf("the waiting Write, once ClickHouse is back: %v", err)
+	}
+	if h := st.Health(); h != (Health{}) {
+		t.Errorf("Health once the rows are written: %+v, want nothing pending and no error", h)
 	}
 	infos, err := st.Profiles(context.Background(), store.Selection{}, 0)
 	if err != nil || len(infos) != 1 || fmt.Sprint(infos[0].Labels) != fmt.Sprint(first.Labels.Sort()) {

@@ -114,6 +114,23 @@ func (st *Store) user() string {
 	return st.cfg.User
 }
 
+// Health is the state of a store's writes, for a server's status page.
+type Health struct {
+	// Pending is the bytes of rows waiting to be written, queued or being
+	// sent, which the memory budget bounds.
+	Pending int64
+	// Err is why the last insert failed, or nil when it succeeded:
+	// ClickHouse is down, restarting or refusing the rows.
+	Err error
+}
+
+// Health returns the state of the store's writes.
+func (st *Store) Health() Health {
+	st.w.mu.Lock()
+	defer st.w.mu.Unlock()
+	return Health{Pending: st.w.pending, Err: st.w.lastErr}
+}
+
 // Version returns the version of ClickHouse on the first shard.
 func (st *Store) Version() string { return st.version }
 
