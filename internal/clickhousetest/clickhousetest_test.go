@@ -109,7 +109,7 @@ func orphanChild() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	dir, err := os.MkdirTemp("", "clickhousetest-orphan")
+	dir, err := os.MkdirTemp(tempRoot(), "clickhousetest-orphan")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -5,7 +5,8 @@
 // Each server runs from a configuration generated in a temporary
 // directory (the <yandex> root that Debian's ClickHouse 18.16 reads and
 // current releases still accept), listens on free loopback ports for HTTP
-// and the native protocol, and holds its data in that directory. Start
+// and the native protocol, and holds its data in that directory, on
+// Linux's /dev/shm when it can. Start
 // waits until the server answers /ping; the server is killed with its
 // process group when the test ends, and on Linux also when the test
 // binary dies (a timeout's panic, a kill), so that no server is left

@@ -2,7 +2,10 @@
 
 package clickhousetest
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 func setProcAttr(cmd *exec.Cmd) {}
 
@@ -11,3 +14,6 @@ func killGroup(cmd *exec.Cmd) { cmd.Process.Kill() }
 
 // RSS is not measured outside Linux.
 func (s *Server) RSS() (int64, bool) { return 0, false }
+
+// tempRoot is where servers keep their data: the temporary directory.
+func tempRoot() string { return os.TempDir() }

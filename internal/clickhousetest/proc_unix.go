@@ -3,6 +3,7 @@
 package clickhousetest
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -19,3 +20,6 @@ func killGroup(cmd *exec.Cmd) {
 
 // RSS is not measured outside Linux.
 func (s *Server) RSS() (int64, bool) { return 0, false }
+
+// tempRoot is where servers keep their data: the temporary directory.
+func tempRoot() string { return os.TempDir() }

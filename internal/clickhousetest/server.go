@@ -65,7 +65,12 @@ func Start(t testing.TB) *Server {
 func StartCluster(t testing.TB, name string, n int) *Cluster {
 	t.Helper()
 	bin := testprog.Oracle(t, OracleName)
-	c, err := launch(bin, t.TempDir(), name, n)
+	dir, err := os.MkdirTemp(tempRoot(), "clickhousetest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	c, err := launch(bin, dir, name, n)
 	if err != nil {
 		t.Fatal(err)
 	}

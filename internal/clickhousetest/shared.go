@@ -76,7 +76,7 @@ func sharedCluster(t testing.TB, c **Cluster, name string, n int) *Cluster {
 		return *c
 	}
 	if shared.dir == "" {
-		dir, err := os.MkdirTemp("", "clickhousetest")
+		dir, err := os.MkdirTemp(tempRoot(), "clickhousetest")
 		if err != nil {
 			t.Fatal(err)
 		}
