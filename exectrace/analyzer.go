@@ -47,6 +47,7 @@ type goState struct {
 	since      trace.Time
 	stack      stackID // that entered a blocking state
 	assist     bool
+	markWorker bool // running as a mark worker that is not idle
 	ran        bool
 	firstRun   trace.Time
 	tracking   ProfileKind // -1 if none
@@ -87,6 +88,7 @@ func (a *Analyzer) Event(ev *trace.Event) {
 	if !a.started {
 		a.started, a.start, a.change = true, t, t
 		a.tl = newTimeline(int64(t))
+		a.gc.share.charge(t) // the Ps' time counts from the first event
 	}
 	if t > a.last {
 		a.last = t
@@ -117,9 +119,9 @@ func (a *Analyzer) Event(ev *trace.Event) {
 	case trace.EventRegionBegin, trace.EventRegionEnd:
 		a.region(ev)
 	case trace.EventLabel:
-		a.gc.label(ev)
+		a.label(ev)
 	}
-	a.gc.update(t)
+	a.gc.util.event(ev)
 }
 
 func spanName(s string) string {
@@ -136,7 +138,7 @@ func (a *Analyzer) metric(ev *trace.Event) {
 	case "/sched/gomaxprocs:threads":
 		n := int(min(m.Value.Uint64(), 1<<20))
 		a.procs = max(a.procs, n)
-		a.gc.setProcs(n)
+		a.gc.share.setProcs(ev.Time(), n)
 	case "/memory/classes/heap/objects:bytes":
 		a.tl.at(int64(ev.Time())).heap = m.Value.Uint64()
 	}
@@ -180,24 +182,29 @@ func (a *Analyzer) goTransition(ev *trace.Event, st trace.StateTransition) {
 	}
 	a.charge(g, t, true)
 	a.track(g, ev, to, st.Reason)
-	a.gc.transition(ev, id, from, to)
+	gcBusy := g.gcBusy()
 	if (g.state == trace.GoRunning) != (to == trace.GoRunning) || to == trace.GoNotExist {
 		a.levels(t) // before the counts change
 	}
 	if g.state == trace.GoRunning {
 		a.running--
+		a.gc.share.setRunning(t, a.running)
 	}
 	if to == trace.GoRunning {
 		a.running++
+		a.gc.share.setRunning(t, a.running)
 		if !g.ran {
 			g.ran, g.firstRun = true, t
 			g.pending = nil // go tool trace finds no overlap for them
 		}
 	}
+	if to != trace.GoRunning {
+		g.markWorker = false
+	}
 	if to == trace.GoNotExist {
 		a.alive--
 		a.settle(g)
-		a.gc.exit(id)
+		a.gc.share.work(t, b2i(false)-b2i(gcBusy))
 		a.gs.delete(id)
 		return
 	}
@@ -205,7 +212,35 @@ func (a *Analyzer) goTransition(ev *trace.Event, st trace.StateTransition) {
 		a.settle(g)
 	}
 	g.state = to
+	a.gc.share.work(t, b2i(g.gcBusy())-b2i(gcBusy))
 	a.enter(g, ev, to, st.Reason)
+}
+
+// gcBusy reports whether g takes its P for GC work: running a mark assist,
+// or running as a mark worker that is not idle.
+func (g *goState) gcBusy() bool { return g.state == trace.GoRunning && (g.assist || g.markWorker) }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// label follows the label the runtime gives a mark worker each time it
+// starts: "GC (dedicated)", "GC (fractional)" or "GC (idle)".
+func (a *Analyzer) label(ev *trace.Event) {
+	l := ev.Label().Label
+	if !strings.HasPrefix(l, "GC ") {
+		return
+	}
+	g := a.gs.get(ev.Goroutine())
+	if g == nil {
+		return
+	}
+	busy := g.gcBusy()
+	g.markWorker = l != "GC (idle)"
+	a.gc.share.work(ev.Time(), b2i(g.gcBusy())-b2i(busy))
 }
 
 // charge adds the time since g entered its state to that state; closing
@@ -248,7 +283,9 @@ func (a *Analyzer) setAssist(id trace.GoID, on bool, t trace.Time) {
 			g.cat = GCAssist
 		}
 	}
+	busy := g.gcBusy()
 	g.assist = on
+	a.gc.share.work(t, b2i(g.gcBusy())-b2i(busy))
 }
 
 // region records a region's begin or end on its goroutine.
@@ -287,13 +324,9 @@ func (a *Analyzer) rangeEvent(ev *trace.Event) {
 		}
 	case strings.HasPrefix(r.Name, "stop-the-world"):
 		a.gc.stopTheWorld(r, begin, ev.Time())
-	case r.Name == "GC incremental sweep":
-		a.gc.procGC(ev.Proc(), begin)
 	case r.Name == "GC mark assist":
-		a.gc.procGC(ev.Proc(), begin)
-		if g := r.Scope.Goroutine(); r.Scope.Kind == trace.ResourceGoroutine {
-			a.gc.assist(g, begin)
-			a.setAssist(g, begin, ev.Time())
+		if r.Scope.Kind == trace.ResourceGoroutine {
+			a.setAssist(r.Scope.Goroutine(), begin, ev.Time())
 		}
 	}
 }

@@ -37,8 +37,10 @@ type GCStats struct {
 	STWCount int           // stop-the-world pauses, GC's and others
 	STWTotal time.Duration // their total
 	STWMax   time.Duration
-	// CPUFraction is the share of Ps the GC took, as the mean of
-	// 1 - mutator utilization.
+	// CPUFraction is the share of the Ps' time the GC took over the
+	// trace: GOMAXPROCS Ps during each GC stop-the-world, else one P for
+	// each goroutine running a mark assist or a mark worker that is not
+	// idle, over GOMAXPROCS times the duration.
 	CPUFraction float64
 }
 
@@ -104,13 +106,10 @@ func (a *Analyzer) Finish() *Summary {
 // finishGC fills in the GC figures, the trace ending at t.
 func (a *Analyzer) finishGC(s *Summary, t trace.Time) {
 	g := &a.gc
-	s.GC = GCStats{Count: g.cycles, STWCount: g.stwCount, STWTotal: time.Duration(g.stwTotal), STWMax: time.Duration(g.stwMax)}
-	mmu, mean := g.mmu.finish(int64(t))
-	if mmu == nil {
-		return
-	}
-	s.GC.CPUFraction = max(0, 1-mean)
-	for i, w := range mmuWindows {
+	s.GC = GCStats{Count: g.cycles, STWCount: g.stwCount, STWTotal: time.Duration(g.stwTotal), STWMax: time.Duration(g.stwMax),
+		CPUFraction: g.share.fraction(t)}
+	mmu := g.util.finish(int64(t))
+	for i, w := range mmuWindows[:len(mmu)] {
 		s.MMU = append(s.MMU, MMU{Window: w, Util: mmu[i]})
 	}
 }
