@@ -29,6 +29,7 @@ type Summary struct {
 	Timeline       []Point
 	Verdicts       []string
 	Events         int64
+	gcVerdict      int // 1 + the index of the verdict on the GC's share, 0 if none
 }
 
 // GCStats sums up garbage collection.

@@ -44,6 +44,7 @@ func verdicts(s *Summary) []string {
 		}
 	}
 	if f := s.GC.CPUFraction; f > gcBound {
+		s.gcVerdict = len(v) + 1
 		v = append(v, fmt.Sprintf("GC takes %.0f%% of the Ps (minimum mutator utilization at 10ms %s): GC-bound; allocate less or raise GOGC",
 			100*f, mmuText(s, 10*time.Millisecond)))
 	}
@@ -65,6 +66,16 @@ func verdicts(s *Summary) []string {
 			Seconds(d), Seconds(running), Seconds(s.SchedLatency.P99)))
 	}
 	return v
+}
+
+// DropGCVerdict removes the verdict on the GC's share of the Ps, if there
+// is one, for a report that judges the GC by another measure of the same
+// run: perflab run's gctrace over the whole load.
+func (s *Summary) DropGCVerdict() {
+	if i := s.gcVerdict - 1; i >= 0 && i < len(s.Verdicts) {
+		s.Verdicts = append(s.Verdicts[:i:i], s.Verdicts[i+1:]...)
+	}
+	s.gcVerdict = 0
 }
 
 func mmuText(s *Summary, w time.Duration) string {
