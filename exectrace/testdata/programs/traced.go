@@ -5,6 +5,7 @@
 //	traced -mode server -o trace.out  an HTTP server under load, traced
 //	                                  through /debug/pprof/trace
 //	traced -mode pool -o trace.out    a worker pool contending for a mutex
+//	traced -mode serial -o trace.out  one goroutine at work, the others waiting
 package main
 
 import (
@@ -34,6 +35,8 @@ func main() {
 		err = serve(*out)
 	case "pool":
 		err = traced(*out, pool)
+	case "serial":
+		err = traced(*out, serial)
 	default:
 		err = fmt.Errorf("unknown mode %q", *mode)
 	}
@@ -117,6 +120,30 @@ func pool() {
 	}
 	close(jobs)
 	wg.Wait()
+}
+
+// serial hands work from goroutine to goroutine: one runs at a time.
+func serial() {
+	token := make(chan int)
+	done := make(chan int)
+	for range 4 {
+		go func() {
+			for n := range token {
+				x := n
+				for i := range 2000000 {
+					x = x*31 + i
+				}
+				if n == 40 {
+					done <- x
+					continue
+				}
+				token <- n + 1
+			}
+		}()
+	}
+	token <- 0
+	<-done
+	close(token)
 }
 
 // serve starts an HTTP server with a JSON handler and net/http/pprof, puts
