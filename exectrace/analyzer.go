@@ -20,8 +20,9 @@ type Analyzer struct {
 	last     trace.Time
 	events   int64
 	syncs    int
-	procs    int // GOMAXPROCS, the largest seen
-	running  int // goroutines running now
+	procs    int   // GOMAXPROCS, the largest seen
+	goEvents int64 // goroutine transitions
+	running  int   // goroutines running now
 	alive    int
 	created  int64
 	maxAlive int
@@ -102,6 +103,7 @@ func (a *Analyzer) Event(ev *trace.Event) {
 		a.metric(ev)
 	case trace.EventStateTransition:
 		if st := ev.StateTransition(); st.Resource.Kind == trace.ResourceGoroutine {
+			a.goEvents++
 			a.goTransition(ev, st)
 		}
 	case trace.EventRangeBegin, trace.EventRangeActive, trace.EventRangeEnd:

@@ -29,8 +29,18 @@ type Summary struct {
 	Timeline       []Point
 	Verdicts       []string
 	Events         int64
-	gcVerdict      int // 1 + the index of the verdict on the GC's share, 0 if none
+	// Lacks says what the trace does not contain that the summary is
+	// made of, such as "GOMAXPROCS (no /sched/gomaxprocs:threads
+	// metric)": the figures made of it are left out of the text.
+	Lacks     []string
+	gcVerdict int // 1 + the index of the verdict on the GC's share, 0 if none
 }
+
+// The things a trace can lack, as Summary.Lacks says them.
+const (
+	lackProcs      = "GOMAXPROCS (no /sched/gomaxprocs:threads metric)"
+	lackGoroutines = "goroutine events (no goroutine changes state)"
+)
 
 // GCStats sums up garbage collection.
 type GCStats struct {
@@ -101,8 +111,17 @@ func (a *Analyzer) Finish() *Summary {
 	s.Tasks, s.Regions = a.taskLat.stats(), a.regLat.stats()
 	s.Timeline = a.tl.points(int64(t))
 	s.Verdicts = verdicts(s)
+	if a.procs == 0 {
+		s.Lacks = append(s.Lacks, lackProcs)
+	}
+	if a.goEvents == 0 {
+		s.Lacks = append(s.Lacks, lackGoroutines)
+	}
 	return s
 }
+
+// lacks reports whether the trace lacks what.
+func (s *Summary) lacks(what string) bool { return slices.Contains(s.Lacks, what) }
 
 // finishGC fills in the GC figures, the trace ending at t.
 func (a *Analyzer) finishGC(s *Summary, t trace.Time) {
@@ -176,9 +195,12 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 	for _, m := range s.MMU {
 		mmu[m.Window.String()] = round(m.Util, 6)
 	}
-	verdicts := s.Verdicts
+	verdicts, lacks := s.Verdicts, s.Lacks
 	if verdicts == nil {
 		verdicts = []string{}
+	}
+	if lacks == nil {
+		lacks = []string{}
 	}
 	return json.Marshal(struct {
 		Duration   float64            `json:"duration_seconds"`
@@ -196,6 +218,7 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 		Tasks    []jsonLatency      `json:"tasks"`
 		Regions  []jsonLatency      `json:"regions"`
 		Verdicts []string           `json:"verdicts"`
+		Lacks    []string           `json:"lacks"`
 	}{
 		Duration: s.Duration.Seconds(), GOMAXPROCS: s.GOMAXPROCS, Busy: round(s.ProcsBusyAvg, 3),
 		Created: s.GoroutinesCreated, Max: s.GoroutinesMax, States: states,
@@ -204,7 +227,7 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 			STWTotal float64 `json:"stw_total_seconds"`
 			STWMax   float64 `json:"stw_max_seconds"`
 		}{s.GC.Count, s.GC.STWTotal.Seconds(), s.GC.STWMax.Seconds()},
-		MMU: mmu, Tasks: jsonLatencies(s.Tasks), Regions: jsonLatencies(s.Regions), Verdicts: verdicts,
+		MMU: mmu, Tasks: jsonLatencies(s.Tasks), Regions: jsonLatencies(s.Regions), Verdicts: verdicts, Lacks: lacks,
 	})
 }
 

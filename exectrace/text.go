@@ -8,13 +8,18 @@ import (
 	"time"
 )
 
-// WriteText writes the summary for people to read.
+// WriteText writes the summary for people to read. What the trace lacks
+// is said in place of the figures made of it.
 func (s *Summary) WriteText(w io.Writer) error {
+	noGoroutines := s.lacks(lackGoroutines)
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "duration\t%s\t(%d events)\n", Seconds(s.Duration), s.Events)
-	fmt.Fprintf(tw, "GOMAXPROCS\t%d\t\n", s.GOMAXPROCS)
-	fmt.Fprintf(tw, "procs busy\t%s\tmean number of Ps running goroutines; %s of the Ps idle\n", busyText(s.ProcsBusyAvg), pctText(s.idleShare()))
-	fmt.Fprintf(tw, "goroutines\t%d created\t%d alive at most\n", s.GoroutinesCreated, s.GoroutinesMax)
+	if !s.lacks(lackProcs) {
+		fmt.Fprintf(tw, "GOMAXPROCS\t%d\t\n", s.GOMAXPROCS)
+	}
+	if !noGoroutines {
+		s.writeGoroutineFigures(tw)
+	}
 	fmt.Fprintf(tw, "GC\t%d cycles\t%d stop-the-world pauses, %s in all, %s at most; GC took %s of the Ps' time\n",
 		s.GC.Count, s.GC.STWCount, Seconds(s.GC.STWTotal), Seconds(s.GC.STWMax), pctText(s.GC.CPUFraction))
 	if len(s.MMU) > 0 {
@@ -31,9 +36,16 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nbusy Ps over time: %s\n", s.sparkline(64))
-	s.writeStates(w)
-	s.writeBlocking(w)
+	if len(s.Lacks) > 0 {
+		fmt.Fprintf(w, "\nnot in the trace, so left out: %s\n", strings.Join(s.Lacks, "; "))
+	}
+	if !noGoroutines {
+		if !s.lacks(lackProcs) {
+			fmt.Fprintf(w, "\nbusy Ps over time: %s\n", s.sparkline(64))
+		}
+		s.writeStates(w)
+		s.writeBlocking(w)
+	}
 	writeLatencies(w, "tasks", s.Tasks)
 	writeLatencies(w, "regions", s.Regions)
 	if len(s.Verdicts) > 0 {
@@ -43,6 +55,16 @@ func (s *Summary) WriteText(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// writeGoroutineFigures writes the rows made of the goroutines' events.
+func (s *Summary) writeGoroutineFigures(tw io.Writer) {
+	idle := ""
+	if !s.lacks(lackProcs) {
+		idle = "; " + pctText(s.idleShare()) + " of the Ps idle"
+	}
+	fmt.Fprintf(tw, "procs busy\t%s\tmean number of Ps running goroutines%s\n", busyText(s.ProcsBusyAvg), idle)
+	fmt.Fprintf(tw, "goroutines\t%d created\t%d alive at most\n", s.GoroutinesCreated, s.GoroutinesMax)
 }
 
 // sparkline draws busy Ps over time in at most n columns, 0 to GOMAXPROCS.
