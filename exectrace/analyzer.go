@@ -267,7 +267,7 @@ func (a *Analyzer) enter(g *goState, ev *trace.Event, to trace.GoState, reason s
 	g.cat, g.counted = stateOf(to, reason, g.assist)
 	g.since = ev.Time()
 	if g.counted && !g.system && g.cat.blocking() {
-		g.stack = a.stacks.id(ev.Stack())
+		g.stack = a.stacks.canon[a.stacks.id(ev.Stack())]
 		a.blocked[g.cat].addCount(g.stack)
 	}
 }
