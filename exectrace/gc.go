@@ -34,10 +34,10 @@ func (s *gcState) init() {
 }
 
 // stopTheWorld follows a stop-the-world range.
-func (s *gcState) stopTheWorld(r trace.Range, begin bool, t trace.Time) {
-	isGC := strings.Contains(r.Name, "GC")
+func (s *gcState) stopTheWorld(name string, scope trace.ResourceID, begin bool, t trace.Time) {
+	isGC := strings.Contains(name, "GC")
 	if begin {
-		s.openSTW[r.Scope] = t
+		s.openSTW[scope] = t
 		if isGC {
 			s.share.stopTheWorld(t, 1)
 		}
@@ -46,11 +46,11 @@ func (s *gcState) stopTheWorld(r trace.Range, begin bool, t trace.Time) {
 	if isGC {
 		s.share.stopTheWorld(t, -1)
 	}
-	start, ok := s.openSTW[r.Scope]
+	start, ok := s.openSTW[scope]
 	if !ok {
 		return
 	}
-	delete(s.openSTW, r.Scope)
+	delete(s.openSTW, scope)
 	d := int64(t - start)
 	s.stwCount++
 	s.stwTotal += d
@@ -66,13 +66,16 @@ func (s *gcState) stopTheWorld(r trace.Range, begin bool, t trace.Time) {
 type gcShare struct {
 	since   trace.Time
 	started bool
-	procs   int
+	procs   int  // GOMAXPROCS, 0 until the trace tells it
 	stw     int  // GC stop-the-world ranges open
 	stopped bool // within them, the world has stopped
 	running int  // goroutines running
 	working int  // goroutines running GC work
 	gcNs    float64
 	procNs  float64
+	// Before the trace tells GOMAXPROCS, time counts at the GOMAXPROCS it
+	// tells first: unknownNs in all, stoppedNs of it with the world stopped.
+	unknownNs, stoppedNs float64
 }
 
 // charge adds the time up to t at the current levels.
@@ -85,17 +88,35 @@ func (s *gcShare) charge(t trace.Time) {
 		return
 	}
 	d := float64(t - s.since)
-	s.procNs += d * float64(s.procs)
-	if s.stopped {
+	s.since = t
+	switch {
+	case s.procs == 0 && s.stopped:
+		s.unknownNs += d
+		s.stoppedNs += d
+	case s.procs == 0:
+		s.unknownNs += d
+		s.gcNs += d * float64(s.working)
+	case s.stopped:
+		s.procNs += d * float64(s.procs)
 		s.gcNs += d * float64(s.procs)
-	} else {
+	default:
+		s.procNs += d * float64(s.procs)
 		s.gcNs += d * float64(min(s.working, s.procs))
 	}
-	s.since = t
 }
 
-func (s *gcShare) setProcs(t trace.Time, n int) { s.charge(t); s.procs = n }
-func (s *gcShare) work(t trace.Time, d int)     { s.charge(t); s.working = max(0, s.working+d) }
+// setProcs follows a change of GOMAXPROCS to n at t.
+func (s *gcShare) setProcs(t trace.Time, n int) {
+	s.charge(t)
+	if s.procs == 0 {
+		s.procNs += s.unknownNs * float64(n)
+		s.gcNs += s.stoppedNs * float64(n)
+		s.unknownNs, s.stoppedNs = 0, 0
+	}
+	s.procs = n
+}
+
+func (s *gcShare) work(t trace.Time, d int) { s.charge(t); s.working = max(0, s.working+d) }
 
 // setRunning follows the number of goroutines running.
 func (s *gcShare) setRunning(t trace.Time, n int) {

@@ -30,19 +30,18 @@ import (
 //     generation, which is why that generation's steps are held until it
 //     ends.
 type mutatorUtil struct {
-	ps     []int // GC work on each P, as go tool trace counts it
-	stw    int   // GC stop-the-world ranges open
-	inGC   map[trace.GoID]bool
-	bgMark map[trace.GoID]bool
-	nSync  int
-	// states and procs are what the first generation's fix-ups need: the
-	// goroutines' states and the changes of GOMAXPROCS.
-	states map[trace.GoID]trace.GoState
-	procs  []procsAt
-	held   []utilPoint // the first generation's steps, before the tracker
-	last   utilPoint   // the latest step, not final until time moves on
-	have   bool
-	mmu    *mmuTracker
+	ps    []int   // GC work on each P, as go tool trace counts it
+	stw   int     // GC stop-the-world ranges open
+	gs    goBytes // per goroutine: its state, and the utilGC bits
+	nSync int
+	// first: in the first generation, whose fix-ups need the goroutines'
+	// states and the changes of GOMAXPROCS (procs).
+	first bool
+	procs []procsAt
+	held  []utilPoint // the first generation's steps, before the tracker
+	last  utilPoint   // the latest step, not final until time moves on
+	have  bool
+	mmu   *mmuTracker
 }
 
 type utilPoint struct {
@@ -58,37 +57,46 @@ type procsAt struct {
 // maxHeldSteps bounds the steps held for the first generation's fix-ups.
 const maxHeldSteps = 1 << 20
 
+// The bits of a goroutine's goBytes entry beside its state: in a mark
+// assist, a background mark worker.
+const (
+	utilInGC   = 1 << 3
+	utilBgMark = 1 << 4
+	utilState  = utilInGC - 1
+)
+
 func newMutatorUtil(windows []int64) *mutatorUtil {
-	return &mutatorUtil{inGC: make(map[trace.GoID]bool), bgMark: make(map[trace.GoID]bool),
-		states: make(map[trace.GoID]trace.GoState), mmu: newMMUTracker(windows)}
+	return &mutatorUtil{first: true, mmu: newMMUTracker(windows)}
 }
 
 // event follows one event, in order.
-func (m *mutatorUtil) event(ev *trace.Event) {
-	switch ev.Kind() {
+func (m *mutatorUtil) event(e *event) {
+	switch e.kind {
 	case trace.EventSync:
-		m.nSync = ev.Sync().N
-		if m.nSync > 1 && m.states != nil { // the first generation is over
-			m.states, m.procs = nil, nil
+		m.nSync = int(e.value)
+		if m.nSync > 1 && m.first { // the first generation is over
+			m.first, m.procs = false, nil
 			m.flushHeld()
 		}
 	case trace.EventMetric:
-		if mt := ev.Metric(); mt.Name == "/sched/gomaxprocs:threads" {
-			m.setProcs(int64(ev.Time()), int(min(mt.Value.Uint64(), 1<<20)))
+		if e.str == "/sched/gomaxprocs:threads" {
+			m.setProcs(int64(e.time), int(min(e.value, 1<<20)))
 		}
 	}
 	if len(m.ps) == 0 {
 		return // nothing is known before GOMAXPROCS
 	}
-	switch ev.Kind() {
+	switch e.kind {
 	case trace.EventRangeActive, trace.EventRangeBegin, trace.EventRangeEnd:
-		m.rangeEvent(ev)
+		m.rangeEvent(e)
 	case trace.EventStateTransition:
-		m.transition(ev)
+		if e.goTransition {
+			m.transition(e)
+		}
 	case trace.EventLabel:
-		if l := ev.Label().Label; strings.HasPrefix(l, "GC ") && l != "GC (idle)" {
-			m.bgMark[ev.Goroutine()] = true
-			m.procGC(ev.Proc(), 1)
+		if strings.HasPrefix(e.str, "GC ") && e.str != "GC (idle)" {
+			m.gs.set(e.g, m.gs.get(e.g)|utilBgMark)
+			m.procGC(e.p, 1)
 		}
 	}
 	gcPs := len(m.ps)
@@ -100,7 +108,7 @@ func (m *mutatorUtil) event(ev *trace.Event) {
 			}
 		}
 	}
-	m.add(int64(ev.Time()), 1-float64(gcPs)/float64(len(m.ps)))
+	m.add(int64(e.time), 1-float64(gcPs)/float64(len(m.ps)))
 }
 
 // setProcs follows a change of GOMAXPROCS to n at t.
@@ -114,7 +122,7 @@ func (m *mutatorUtil) setProcs(t int64, n int) {
 	for len(m.ps) < n {
 		m.ps = append(m.ps, 0)
 	}
-	if m.states != nil && (len(m.procs) == 0 || m.procs[len(m.procs)-1].n != n) {
+	if m.first && (len(m.procs) == 0 || m.procs[len(m.procs)-1].n != n) {
 		m.procs = append(m.procs, procsAt{t, n})
 	}
 }
@@ -127,17 +135,16 @@ func (m *mutatorUtil) procGC(p trace.ProcID, d int) {
 }
 
 // rangeEvent follows the GC stop-the-world and mark assist ranges.
-func (m *mutatorUtil) rangeEvent(ev *trace.Event) {
-	r := ev.Range()
-	isSTW := strings.HasPrefix(r.Name, "stop-the-world") && strings.Contains(r.Name, "GC")
-	isAssist := r.Name == "GC mark assist"
+func (m *mutatorUtil) rangeEvent(e *event) {
+	isSTW := strings.HasPrefix(e.str, "stop-the-world") && strings.Contains(e.str, "GC")
+	isAssist := e.str == "GC mark assist"
 	d := 1
-	switch ev.Kind() {
+	switch e.kind {
 	case trace.EventRangeActive:
 		if m.nSync > 1 {
 			return // known since the first generation
 		}
-		if isAssist && m.states[ev.Goroutine()].Executing() {
+		if isAssist && trace.GoState(m.gs.get(e.g)&utilState).Executing() {
 			m.retract()
 		}
 	case trace.EventRangeEnd:
@@ -147,12 +154,13 @@ func (m *mutatorUtil) rangeEvent(ev *trace.Event) {
 	case isSTW:
 		m.stw += d
 	case isAssist:
-		m.procGC(ev.Proc(), d)
-		if r.Scope.Kind == trace.ResourceGoroutine && r.Scope.Goroutine() != trace.NoGoroutine {
+		m.procGC(e.p, d)
+		if e.scope.Kind == trace.ResourceGoroutine && e.scope.Goroutine() != trace.NoGoroutine {
+			g := e.scope.Goroutine()
 			if d > 0 {
-				m.inGC[r.Scope.Goroutine()] = true
+				m.gs.set(g, m.gs.get(g)|utilInGC)
 			} else {
-				delete(m.inGC, r.Scope.Goroutine())
+				m.gs.set(g, m.gs.get(g)&^utilInGC)
 			}
 		}
 	}
@@ -181,23 +189,18 @@ func (m *mutatorUtil) retract() {
 }
 
 // transition counts a GC goroutine starting or stopping on its P.
-func (m *mutatorUtil) transition(ev *trace.Event) {
-	st := ev.StateTransition()
-	if st.Resource.Kind != trace.ResourceGoroutine {
-		return
-	}
-	from, to := st.Goroutine()
-	g := st.Resource.Goroutine()
-	if m.inGC[g] || m.bgMark[g] {
+func (m *mutatorUtil) transition(e *event) {
+	b := m.gs.get(e.goID)
+	if b&(utilInGC|utilBgMark) != 0 {
 		switch {
-		case !from.Executing() && to.Executing():
-			m.procGC(ev.Proc(), 1)
-		case from.Executing() && !to.Executing():
-			m.procGC(ev.Proc(), -1)
+		case !e.from.Executing() && e.to.Executing():
+			m.procGC(e.p, 1)
+		case e.from.Executing() && !e.to.Executing():
+			m.procGC(e.p, -1)
 		}
 	}
-	if m.states != nil {
-		m.states[g] = to
+	if m.first {
+		m.gs.set(e.goID, b&^utilState|byte(e.to)&utilState)
 	}
 }
 
@@ -220,7 +223,7 @@ func (m *mutatorUtil) add(t int64, u float64) {
 // emit gives a final step to the tracker, or holds it during the first
 // generation.
 func (m *mutatorUtil) emit(p utilPoint) {
-	if m.states != nil && len(m.held) < maxHeldSteps {
+	if m.first && len(m.held) < maxHeldSteps {
 		m.held = append(m.held, p)
 		return
 	}

@@ -81,19 +81,19 @@ type sample struct {
 // it exited or began to wait "forever", else the end of the trace. So an
 // interval before the goroutine first ran counts only if it never runs;
 // such intervals wait in g.pending until that is known.
-func (a *Analyzer) track(g *goState, ev *trace.Event, to trace.GoState, reason string) {
+func (a *Analyzer) track(g *goState, e *event) {
 	if g.tracking >= 0 {
-		if to == profileInfo[g.tracking].state {
+		if e.to == profileInfo[g.tracking].state {
 			return
 		}
-		s := sample{kind: g.tracking, stack: g.trackStack, from: g.trackFrom, to: ev.Time(), seq: a.events}
+		s := sample{kind: g.tracking, stack: g.trackStack, from: g.trackFrom, to: e.time, seq: a.events}
 		g.tracking = -1
 		a.profileSample(g, s)
 	}
 	for k := range numProfiles {
-		if to == profileInfo[k].state && profileInfo[k].reason(reason) {
-			g.tracking, g.trackFrom = k, ev.Time()
-			g.trackStack = a.stacks.id(ev.Stack())
+		if e.to == profileInfo[k].state && profileInfo[k].reason(e.str) {
+			g.tracking, g.trackFrom = k, e.time
+			g.trackStack = a.stacks.eventStack(e)
 			return
 		}
 	}

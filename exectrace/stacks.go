@@ -72,9 +72,15 @@ func (t *stackTable) system(s trace.Stack) bool {
 	for f := range s.Frames() {
 		root = f.Func
 	}
-	v := strings.HasPrefix(root, "runtime.") && root != "runtime.main" || strings.HasPrefix(root, "runtime/trace.")
+	v := isSystemRoot(root)
 	t.sys[s] = v
 	return v
+}
+
+// isSystemRoot reports whether a stack whose root function is root is a
+// runtime goroutine's.
+func isSystemRoot(root string) bool {
+	return strings.HasPrefix(root, "runtime.") && root != "runtime.main" || strings.HasPrefix(root, "runtime/trace.")
 }
 
 // id returns the stackID of s; canon[id] is the stack costs add up by.
