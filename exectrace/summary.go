@@ -15,6 +15,10 @@ type Summary struct {
 	Duration          time.Duration
 	GOMAXPROCS        int
 	ProcsBusyAvg      float64 // mean number of Ps running goroutines
+	// ProgramBusyAvg is the mean number of Ps running the program's own
+	// goroutines (the running time of States over the duration): the
+	// runtime's, such as the GC's workers, left out.
+	ProgramBusyAvg float64
 	GoroutinesCreated int64
 	GoroutinesMax     int                      // most alive at once
 	States            [numStates]time.Duration // all goroutines' time by state
@@ -99,6 +103,7 @@ func (a *Analyzer) Finish() *Summary {
 	s.GOMAXPROCS = a.procs
 	if s.Duration > 0 {
 		s.ProcsBusyAvg = a.busyNs / float64(s.Duration)
+		s.ProgramBusyAvg = float64(a.stateNs[Running]) / float64(s.Duration)
 	}
 	s.GoroutinesCreated, s.GoroutinesMax = a.created, a.maxAlive
 	for i, ns := range a.stateNs {

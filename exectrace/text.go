@@ -63,7 +63,7 @@ func (s *Summary) writeGoroutineFigures(tw io.Writer) {
 	if !s.lacks(lackProcs) {
 		idle = "; " + pctText(s.idleShare()) + " of the Ps idle"
 	}
-	fmt.Fprintf(tw, "procs busy\t%s\tmean number of Ps running goroutines%s\n", busyText(s.ProcsBusyAvg), idle)
+	fmt.Fprintf(tw, "procs busy\t%s\tmean number of Ps running goroutines (%s the program's)%s\n", busyText(s.ProcsBusyAvg), busyText(s.ProgramBusyAvg), idle)
 	fmt.Fprintf(tw, "goroutines\t%d created\t%d alive at most\n", s.GoroutinesCreated, s.GoroutinesMax)
 }
 

@@ -45,12 +45,12 @@ func TestVerdictFiguresAreTheTables(t *testing.T) {
 						t.Errorf("verdict %q quotes %s, which the table does not print:\n%s", v, f, table)
 					}
 				}
-				if strings.Contains(v, "one goroutine at a time") && math.Abs(s.ProcsBusyAvg-1) > 0.25 {
-					t.Errorf("verdict %q with %.2f Ps busy on average", v, s.ProcsBusyAvg)
+				if strings.Contains(v, "one goroutine at a time") && math.Abs(s.ProgramBusyAvg-1) > 0.25 {
+					t.Errorf("verdict %q with %.2f Ps running the program's goroutines on average", v, s.ProgramBusyAvg)
 				}
 			}
 			if one := strings.Contains(verdicts, "one goroutine at a time"); mode == "serial" && !one {
-				t.Errorf("serial program, %.2f Ps busy: verdicts %q", s.ProcsBusyAvg, verdicts)
+				t.Errorf("serial program, %.2f Ps running its goroutines: verdicts %q", s.ProgramBusyAvg, verdicts)
 			}
 			if !strings.Contains(table, "each goroutine's time counts") || !strings.Contains(table, "-pprof=sched") {
 				t.Errorf("the text does not say what the runnable time counts:\n%s", table)

@@ -8,8 +8,9 @@ import (
 
 // Thresholds of the verdicts.
 const (
-	// nearOneP: a mean of busy Ps this close to one, with more Ps
-	// available, means the work runs one goroutine at a time.
+	// nearOneP: a mean of Ps running the program's goroutines this close
+	// to one, with more Ps available, means the work runs one goroutine at
+	// a time.
 	nearOneP = 0.25
 	// idleBusy: fewer Ps than this busy means the program mostly waits.
 	idleBusy = 0.5
@@ -37,8 +38,8 @@ func verdicts(s *Summary) []string {
 		switch {
 		case busy < idleBusy:
 			v = append(v, head+": the program mostly waits; few goroutines have work to run")
-		case math.Abs(busy-1) <= nearOneP:
-			v = append(v, head+": the work runs one goroutine at a time")
+		case math.Abs(s.ProgramBusyAvg-1) <= nearOneP:
+			v = append(v, fmt.Sprintf("%s, %s with the program's goroutines: the work runs one goroutine at a time", head, busyText(s.ProgramBusyAvg)))
 		case busy >= 0.8*float64(p):
 			v = append(v, head+": the work keeps the Ps busy")
 		default:
