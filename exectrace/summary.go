@@ -12,13 +12,13 @@ import (
 
 // A Summary is what a trace says about a program's execution.
 type Summary struct {
-	Duration          time.Duration
-	GOMAXPROCS        int
-	ProcsBusyAvg      float64 // mean number of Ps running goroutines
+	Duration     time.Duration
+	GOMAXPROCS   int
+	ProcsBusyAvg float64 // mean number of Ps running goroutines
 	// ProgramBusyAvg is the mean number of Ps running the program's own
 	// goroutines (the running time of States over the duration): the
 	// runtime's, such as the GC's workers, left out.
-	ProgramBusyAvg float64
+	ProgramBusyAvg    float64
 	GoroutinesCreated int64
 	GoroutinesMax     int                      // most alive at once
 	States            [numStates]time.Duration // all goroutines' time by state

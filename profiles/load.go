@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/units"
 )
 
 // Options control how sources are loaded. The zero value is ready to use.
@@ -57,6 +58,12 @@ type Options struct {
 	// Normalize scales the sources so that their total equals the base's
 	// before the base is subtracted, as pprof's -normalize does with a base.
 	Normalize bool
+
+	// Reserve, if not nil, is told what decoding a source will allocate
+	// (estimated from its uncompressed bytes) before ParseData decodes it;
+	// an error it returns is ParseData's, wrapped. A server that decodes
+	// many requests' profiles at once takes it from one memory budget.
+	Reserve func(bytes int64) error
 }
 
 // DefaultMaxBytes is the size above which a source is refused: 1 GiB. It
@@ -276,9 +283,15 @@ func ParseData(name string, data []byte, opts Options) (*profile.Profile, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if cost := estimateCost(raw); cost > memoryBudget*opts.maxBytes() {
+	cost := estimateCost(raw)
+	if cost > memoryBudget*opts.maxBytes() {
 		return nil, fmt.Errorf("%s: %w: decoding would take about %s of memory, more than %d x the limit of %s (raise it with -max_bytes)",
-			name, ErrTooLarge, formatGiB(cost), memoryBudget, formatBytes(opts.maxBytes()))
+			name, ErrTooLarge, units.GiB(cost), memoryBudget, units.ExactBytes(opts.maxBytes()))
+	}
+	if opts.Reserve != nil {
+		if err := opts.Reserve(cost); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	p, err := safeDecode(raw)
 	if err != nil {
