@@ -10,7 +10,7 @@ import (
 // A genLog is one generation's events as the Analyzer reads them, written
 // by the goroutine that read the generation on its own (Analyze reads
 // several at once) and read back by the Analyzer, in order. Events are
-// encoded with varints, a few bytes each, about what they take in the
+// encoded with varints, about 11 bytes each, twice what they take in the
 // trace; strings and stacks are kept once, the stacks as the reader's
 // handles, interned only if the Analyzer asks for them.
 type genLog struct {

@@ -11,14 +11,15 @@ import (
 
 // Analyze reads the execution trace in r, size bytes long, into a new
 // Analyzer, with workers goroutines reading a generation each at a time:
-// generations are self-contained, so on two cores the trace is read in
-// about half the time of Read's one pass. Each generation is read into a
-// compact log of the events (genLog), and the Analyzer takes the logs in
-// order, with the events as one pass gives them: times made to increase
-// across generations, Syncs numbered through, and a goroutine's state at
-// a generation's start told as a state it keeps. Its summary and profiles
-// are Read's to the byte; memory is Read's plus a log of about the bytes
-// of a generation for each worker.
+// generations are self-contained, so the decoding, the costliest part,
+// spreads over the cores while the Analyzer follows. Each generation is
+// read into a compact log of the events (genLog), and the Analyzer takes
+// the logs in order, with the events as one pass gives them: times made
+// to increase across generations, Syncs numbered through, and a
+// goroutine's state at a generation's start told as a state it keeps. Its
+// summary and profiles are Read's to the byte; memory is Read's plus, for
+// each worker and one more, a generation and its log of about twice its
+// bytes.
 //
 // With fewer than ParallelWorkers workers the trace is read with Read in
 // one pass instead: Read's reader and Analyzer take a core each already,
