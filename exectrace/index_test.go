@@ -75,10 +75,10 @@ func FuzzScanIndex(f *testing.F) {
 	})
 }
 
-// TestScanIndexTimes: the times ScanIndex reads from the batch headers are
-// those x/exp/trace gives the generations' Sync events, exactly, but that
-// x/exp/trace moves a generation's Sync after the previous generation's
-// last event (on a loaded machine, by 50 ms and more).
+// TestScanIndexTimes: a generation's Sync event comes at the time ScanIndex
+// reads from its batch headers, exactly, or just after the previous
+// generation's last event when x/exp/trace moves it there (by 50 to 90 ms
+// on a loaded machine).
 func TestScanIndexTimes(t *testing.T) {
 	data := tracefreqTrace(t, "find", 10000)
 	ix, err := exectrace.ScanIndex(bytes.NewReader(data))
