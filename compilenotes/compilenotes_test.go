@@ -242,24 +242,7 @@ func hasMessage(notes []compilenotes.Note, msg string) bool {
 
 func TestAnalyzeKnownProgram(t *testing.T) {
 	dir, lines := writeKnown(t)
-	bin := filepath.Join(t.TempDir(), "known")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = dir
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	prof := filepath.Join(t.TempDir(), "allocs.pprof")
-	if out, err := exec.Command(bin, prof).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", bin, err, out)
-	}
-	p := reporttest.ReadProfile(t, prof)
-	a, err := compilenotes.Analyze(context.Background(), p, compilenotes.AnalyzeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.BuildError != "" {
-		t.Fatal(a.BuildError)
-	}
+	p, a := analyzeKnown(t, dir)
 	file := filepath.Join(dir, "main.go")
 	for cat, line := range lines {
 		st := findSite(a, file, line)
@@ -300,7 +283,7 @@ func TestAnalyzeKnownProgram(t *testing.T) {
 func TestAnalyzeHintsApply(t *testing.T) {
 	dir, _ := writeKnown(t)
 	line := markedLines("// hints: ")["a map literal and a callee"]
-	a := analyzeKnown(t, dir)
+	_, a := analyzeKnown(t, dir)
 	file := filepath.Join(dir, "main.go")
 	var lit, repeat *compilenotes.Site
 	for _, st := range a.Sites {
@@ -334,8 +317,9 @@ func TestAnalyzeHintsApply(t *testing.T) {
 	}
 }
 
-// analyzeKnown builds and runs knownSrc in dir and analyzes its profile.
-func analyzeKnown(t *testing.T, dir string) *compilenotes.Analysis {
+// analyzeKnown builds and runs knownSrc in dir and returns its profile
+// and the analysis of it.
+func analyzeKnown(t *testing.T, dir string) (*profile.Profile, *compilenotes.Analysis) {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "known")
 	build := exec.Command("go", "build", "-o", bin, ".")
@@ -347,14 +331,15 @@ func analyzeKnown(t *testing.T, dir string) *compilenotes.Analysis {
 	if out, err := exec.Command(bin, prof).CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", bin, err, out)
 	}
-	a, err := compilenotes.Analyze(context.Background(), reporttest.ReadProfile(t, prof), compilenotes.AnalyzeOptions{})
+	p := reporttest.ReadProfile(t, prof)
+	a, err := compilenotes.Analyze(context.Background(), p, compilenotes.AnalyzeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.BuildError != "" {
 		t.Fatal(a.BuildError)
 	}
-	return a
+	return p, a
 }
 
 func total(p *profile.Profile, typ string) int64 {
