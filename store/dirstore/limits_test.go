@@ -1,0 +1,133 @@
+package dirstore
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perflab/perflab/store"
+	"github.com/perflab/perflab/store/storetest"
+)
+
+// TestMemoryBudget fills the memory budget while compaction cannot run:
+// Write answers ErrBusy, with a message that says why, and takes writes
+// again once compaction has emptied the WAL; a batch larger than the
+// budget is over a limit. About 1 s.
+func TestMemoryBudget(t *testing.T) {
+	ctx := context.Background()
+	const budget = 200 << 10
+	s := openStore(t, t.TempDir(), Options{Limits: store.Limits{MemoryBudget: budget}})
+	s.compactMu.Lock() // no compaction for now
+	busy := 0
+	var err error
+	for i := 0; i < 1000 && busy == 0; i++ {
+		if err = s.Write(ctx, childProfile(i)); errors.Is(err, store.ErrBusy) {
+			busy = i
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.mu.RLock()
+	head := s.head
+	s.mu.RUnlock()
+	if busy == 0 || !strings.Contains(err.Error(), "over the memory budget") || head > budget {
+		t.Errorf("after %d profiles: %v, with %d bytes in the head; want ErrBusy before the head is over %d bytes", busy, err, head, budget)
+	}
+	t.Logf("busy after %d profiles (%d bytes in the head): %v", busy, head, err)
+	s.compactMu.Unlock()
+	deadline := time.Now().Add(10 * time.Second)
+	for s.Write(ctx, childProfile(busy)) != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("still busy 10 s after compaction could run")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var big []store.Profile
+	for i := range 40 {
+		big = append(big, childProfile(i))
+	}
+	if err := s.Write(ctx, big...); !errors.Is(err, store.ErrLimit) {
+		t.Errorf("a batch larger than the budget: %v, want ErrLimit", err)
+	}
+}
+
+// TestCompactionBehind writes while compaction cannot run, in small WAL
+// segments: once maxSealed of them wait, Write answers ErrBusy.
+func TestCompactionBehind(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, t.TempDir(), Options{SegmentBytes: 8 << 10})
+	s.compactMu.Lock()
+	defer s.compactMu.Unlock()
+	for i := range 1000 {
+		err := s.Write(ctx, childProfile(i))
+		if errors.Is(err, store.ErrBusy) && strings.Contains(err.Error(), "compaction") {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Errorf("no ErrBusy with compaction stopped")
+}
+
+// TestDropBefore drops the first days of a store whose blocks and WAL
+// hold four days: the partitions' directories are gone, what is left is
+// what the Reference has after the same drop, and so it stays after a
+// crash (the WAL's profiles of those days stay dropped). About 2 s.
+func TestDropBefore(t *testing.T) {
+	ctx := context.Background()
+	ps := multiDay(t)
+	dir := t.TempDir()
+	s := openStore(t, dir, Options{})
+	ref := storetest.NewReference(store.Limits{})
+	half := len(ps) / 2
+	for _, st := range []store.Store{s, ref} {
+		if err := st.Write(ctx, ps[:half]...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []store.Store{s, ref} {
+		if err := st.Write(ctx, ps[half:]...); err != nil { // these stay in the WAL
+			t.Fatal(err)
+		}
+	}
+	cut := days.Add(30 * time.Hour) // Sunday noon: Friday and Saturday go
+	kept := cut.Truncate(24 * time.Hour)
+	for _, st := range []store.Store{s, ref} {
+		if err := st.DropBefore(ctx, kept); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.DropBefore(ctx, cut); err != nil {
+		t.Fatal(err)
+	}
+	for d := days; d.Before(kept); d = d.Add(24 * time.Hour) {
+		if _, err := os.Stat(dirOf(s, d)); !os.IsNotExist(err) {
+			t.Errorf("partition %s still there after DropBefore(%v): %v", dirOf(s, d), cut, err)
+		}
+	}
+	if _, err := os.Stat(dirOf(s, kept)); err != nil {
+		t.Errorf("partition of the day of DropBefore's time: %v", err)
+	}
+	crashed := openStore(t, crashCopy(t, s), Options{})
+	for name, st := range map[string]*Store{"store": s, "store after a crash": crashed} {
+		for i := range 10 {
+			sel := store.Selection{Type: kindOf(t, "cpu"), Start: days.Add(time.Duration(i) * 9 * time.Hour)}
+			compareAnswers(t, name, st, ref, sel)
+		}
+		if st, _ := st.Stats(ctx); st.Oldest.Before(kept) {
+			t.Errorf("%s: oldest profile %v, before %v", name, st.Oldest, kept)
+		}
+	}
+}
+
+// dirOf returns the directory of the partition of t.
+func dirOf(s *Store, t time.Time) string {
+	return s.partition(dayOf(t.UnixNano())).dir
+}
