@@ -51,6 +51,9 @@ func openBlock(path string) (*block, error) {
 		return nil, err
 	}
 	b, err := readBlockFile(f, path)
+	if err == nil && blockName(b.meta.id) != filepath.Base(path) {
+		err = fmt.Errorf("%s: the index names block %s: %w", path, blockName(b.meta.id), ErrCorrupt)
+	}
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -70,9 +73,6 @@ func readBlockFile(f *os.File, path string) (*block, error) {
 	meta, err := decodeBlockMeta(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if name := blockName(meta.id); name != filepath.Base(path) {
-		return nil, fmt.Errorf("%s: the index names block %s: %w", path, name, ErrCorrupt)
 	}
 	b := &block{meta: meta, dir: filepath.Dir(path), path: path, f: f, bytes: fi.Size(), minT: 1<<63 - 1, maxT: -1 << 63}
 	for _, sec := range meta.sections {

@@ -52,6 +52,9 @@ func (g *gather) add(u *unit) error {
 		return err
 	}
 	rs := u.rows
+	if rs.ncol != len(u.l.SampleTypes) {
+		return fmt.Errorf("samples of %d values for %d sample types: %w", rs.ncol, len(u.l.SampleTypes), ErrCorrupt)
+	}
 	for i := range rs.len() {
 		so, lo := rs.stacks[i], rs.labels[i]
 		if int(so) >= len(stacks) || int(lo) > len(labels) {

@@ -313,6 +313,10 @@ func (q *query) rollups(b *block, slot int, w window) (*rolled, error) {
 			if d, err = b.rollup(rf, slot, m); err != nil {
 				break
 			}
+			if d.rows.ncol != len(l.SampleTypes) {
+				err = b.errorf(fmt.Errorf("a rollup of %d sample types, its template %d: %w", d.rows.ncol, len(l.SampleTypes), ErrCorrupt))
+				break
+			}
 			if whole {
 				r.whole[m.template] = true
 			} else {

@@ -123,6 +123,10 @@ func (r *reader) rows(rs *rows, ncol int) {
 	if r.err != nil {
 		return
 	}
+	if n*ncol > 256*len(r.b)+4096 { // more values than bytes can tell
+		r.failf("%d rows of %d values in %d bytes", n, ncol, len(r.b))
+		return
+	}
 	rs.values = slices.Grow(rs.values[:0], n*ncol)[:n*ncol]
 	for c := range ncol {
 		g := int64(r.uint())
