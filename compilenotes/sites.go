@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/namedfile"
 )
 
 // A Site is a source line that allocates, with what it allocated and the
@@ -121,20 +122,11 @@ func heapIndexes(p *profile.Profile, sampleIndex string) (v, b, o int, err error
 		return 0, 0, 0, fmt.Errorf("not a heap or allocs profile (sample types: %s): %w", strings.Join(types, ", "), err)
 	}
 	kind, _, ok := strings.Cut(p.SampleType[v].Type, "_")
-	b, o = indexOf(types, kind+"_space"), indexOf(types, kind+"_objects")
+	b, o = slices.Index(types, kind+"_space"), slices.Index(types, kind+"_objects")
 	if !ok || b < 0 || o < 0 {
 		return 0, 0, 0, fmt.Errorf("not a heap or allocs profile: sample types %s, want alloc_space and alloc_objects or inuse_space and inuse_objects", strings.Join(types, ", "))
 	}
 	return v, b, o, nil
-}
-
-func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // A siteKey identifies a site.
@@ -242,16 +234,11 @@ func shortFunc(name string) string {
 }
 
 // LocalFiles returns the default AnalyzeOptions.Local: it reports whether
-// a file is a .go file that exists outside GOROOT and GOMODCACHE.
+// a file is a .go file that exists outside GOROOT and GOMODCACHE, and
+// outside /proc, /sys and /dev (see package namedfile).
 func LocalFiles(ctx context.Context, o Options) func(string) bool {
-	goCmd := o.Go
-	if goCmd == "" {
-		goCmd = "go"
-	}
 	var roots []string
-	cmd := exec.CommandContext(ctx, goCmd, "env", "GOROOT", "GOMODCACHE")
-	cmd.Env = o.Env
-	if out, err := cmd.Output(); err == nil {
+	if out, err := goOutput(ctx, o, "", "env", "GOROOT", "GOMODCACHE"); err == nil {
 		for _, r := range strings.Fields(string(out)) {
 			roots = append(roots, filepath.Clean(r)+string(filepath.Separator))
 		}
@@ -267,7 +254,7 @@ func LocalFiles(ctx context.Context, o Options) func(string) bool {
 		}
 		if ok {
 			fi, err := os.Stat(file)
-			ok = err == nil && fi.Mode().IsRegular()
+			ok = err == nil && fi.Mode().IsRegular() && namedfile.Check(file) == nil
 		}
 		cache[file] = ok
 		return ok

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/units"
 )
 
 // Options control how sources are loaded. The zero value is ready to use.
@@ -129,7 +130,7 @@ func Load(ctx context.Context, sources []string, opts Options) (p *profile.Profi
 	if p, err = combine(ps[:len(sources)], ps[len(sources):], sources, opts); err != nil {
 		return nil, err
 	}
-	return finish(ctx, p, sources, opts, len(all) > 1)
+	return finish(ctx, p, sources, binary, opts, len(all) > 1)
 }
 
 // combine merges the sources' profiles, then subtracts the base's.
@@ -156,12 +157,13 @@ func combine(ps, bases []*profile.Profile, sources []string, opts Options) (*pro
 	return p, nil
 }
 
-// finish symbolizes the combined profile, prunes the frames it declares
-// uninteresting and validates it. A single source that none of this
+// finish symbolizes the combined profile (binary, if not "", is the one
+// the user named), prunes the frames it declares uninteresting and
+// validates it. A single source that none of this
 // changed is not validated again: decode returns valid profiles only.
-func finish(ctx context.Context, p *profile.Profile, sources []string, opts Options, merged bool) (*profile.Profile, error) {
+func finish(ctx context.Context, p *profile.Profile, sources []string, binary string, opts Options, merged bool) (*profile.Profile, error) {
 	funcs := len(p.Function)
-	symbolizeLocal(p)
+	symbolizeLocal(p, binary)
 	if err := symbolizeRemote(ctx, p, opts); err != nil {
 		return nil, err
 	}
@@ -285,7 +287,7 @@ func ParseData(name string, data []byte, opts Options) (*profile.Profile, error)
 	cost := estimateCost(raw)
 	if cost > memoryBudget*opts.maxBytes() {
 		return nil, fmt.Errorf("%s: %w: decoding would take about %s of memory, more than %d x the limit of %s (raise it with -max_bytes)",
-			name, ErrTooLarge, formatGiB(cost), memoryBudget, formatBytes(opts.maxBytes()))
+			name, ErrTooLarge, units.GiB(cost), memoryBudget, units.ExactBytes(opts.maxBytes()))
 	}
 	if opts.Reserve != nil {
 		if err := opts.Reserve(cost); err != nil {
