@@ -238,6 +238,7 @@ func (s *Store) commit(group []*batch) {
 	}
 	off := g.size
 	s.mu.Unlock()
+	s.opts.hook("commit")
 	if len(chunk) > chunkHeader {
 		err = writeChunk(g.f, off, chunk)
 	}

@@ -3,8 +3,11 @@ package dirstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -130,4 +133,81 @@ func TestDropBefore(t *testing.T) {
 // dirOf returns the directory of the partition of t.
 func dirOf(s *Store, t time.Time) string {
 	return s.partition(dayOf(t.UnixNano())).dir
+}
+
+// TestGroupCommit holds the first commit until 63 more Writes wait, and
+// checks that they share the second: two chunks, one sync each, for 64
+// Writes.
+func TestGroupCommit(t *testing.T) {
+	ctx := context.Background()
+	var s *Store
+	var once sync.Once
+	hook := func(point string) {
+		if point != "commit" {
+			return
+		}
+		once.Do(func() {
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+				s.qmu.Lock()
+				n := len(s.queue)
+				s.qmu.Unlock()
+				if n == 63 {
+					return
+				}
+			}
+		})
+	}
+	dir := t.TempDir()
+	s = openStore(t, dir, Options{hook: hook})
+	var wg sync.WaitGroup
+	for i := range 64 {
+		wg.Go(func() {
+			if err := s.Write(ctx, childProfile(i)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	chunks := 0
+	f, err := os.Open(filepath.Join(dir, "wal", segmentName(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	if err := readChunks(f, fi.Size(), func(int64, []byte) error { chunks++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := s.Stats(ctx); chunks != 2 || st.Profiles != 64 {
+		t.Errorf("64 Writes: %d chunks, %d profiles; want 2 chunks, 64 profiles", chunks, st.Profiles)
+	}
+}
+
+// TestLimitMessages checks what a write over each limit is told.
+func TestLimitMessages(t *testing.T) {
+	ctx := context.Background()
+	p := childProfile(0)
+	s := openStore(t, t.TempDir(), Options{Limits: store.Limits{MaxSeries: 1, MaxLabels: 4, MaxProfileSamples: len(p.Profile.Sample) - 1}})
+	small := p
+	small.Profile = p.Profile.Copy()
+	small.Profile.Sample = small.Profile.Sample[:3]
+	other := small
+	other.Labels = small.Labels.With("instance", "other")
+	for _, tc := range []struct {
+		p    store.Profile
+		want string
+	}{
+		{p, "profile 1 of 1: " + fmt.Sprintf("%d samples, more than the limit of %d", len(p.Profile.Sample), len(p.Profile.Sample)-1)},
+		{store.Profile{Labels: small.Labels.With("a", "1"), Profile: small.Profile}, "5 labels, more than the limit of 4 per series"},
+		{small, ""},
+		{other, `series {__name__="process_cpu", instance="other", service_name="kill", version="1.42.0"}: more than the limit of 1 series`},
+	} {
+		err := s.Write(ctx, tc.p)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("Write: %v", err)
+		case tc.want != "" && (!errors.Is(err, store.ErrLimit) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("Write: %v; want ErrLimit saying %q", err, tc.want)
+		}
+	}
 }

@@ -7,6 +7,7 @@
 //	storebench merge -store DIR -last 8h -o F   merges the last 8 hours, timed, into F
 //	storebench write -n 4000                    the rate of Write, profiles/s and per CPU second
 //	storebench ingest -instances 1000 -n 20000  writes a fleet's profiles (run it under /usr/bin/time for the RSS)
+//	storebench memory -series 1000 -days 30     the heap of an open store of many series, and the head's per profile
 //
 // Each prints one line of figures on stdout.
 package main
@@ -43,11 +44,12 @@ var commands = map[string]func(ctx context.Context, stdout, stderr io.Writer, ar
 	"merge":  merge,
 	"write":  write,
 	"ingest": ingest,
+	"memory": memory,
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || commands[args[0]] == nil {
-		fmt.Fprintln(stderr, "usage: storebench build|size|files|merge|write|ingest [flags]")
+		fmt.Fprintln(stderr, "usage: storebench build|size|files|merge|write|ingest|memory [flags]")
 		return errUsage
 	}
 	return commands[args[0]](context.Background(), stdout, stderr, args[1:])
