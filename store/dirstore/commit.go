@@ -60,36 +60,17 @@ func (s *Store) Write(ctx context.Context, ps ...store.Profile) error {
 	return b.err
 }
 
-// prepare checks and splits p, as storetest.Reference does.
+// prepare checks and splits p, as every store does (see store.Prepare).
 func (s *Store) prepare(p store.Profile) (*prepared, error) {
-	limits := s.opts.Limits
-	labels := slices.Clone(p.Labels).Sort()
-	if err := labels.Check(limits); err != nil {
-		return nil, err
-	}
-	if p.Profile == nil {
-		return nil, fmt.Errorf("no profile: %w", store.ErrInvalid)
-	}
-	if n := len(p.Profile.Sample); n > limits.MaxProfileSamples {
-		return nil, fmt.Errorf("%d samples, more than the limit of %d: %w", n, limits.MaxProfileSamples, store.ErrLimit)
-	}
-	t := p.Time
-	if t.IsZero() {
-		if p.Profile.TimeNanos == 0 {
-			return nil, fmt.Errorf("profile has no time: %w", store.ErrInvalid)
-		}
-		t = time.Unix(0, p.Profile.TimeNanos)
-	}
-	t = time.Unix(0, t.UnixNano()).UTC()
-	sp, err := store.Split(p.Profile)
+	x, err := store.Prepare(p, s.opts.Limits)
 	if err != nil {
 		return nil, err
 	}
-	id, err := store.ParseHash(store.ProfileID(labels, t, sp))
+	id, err := store.ParseHash(x.ID)
 	if err != nil {
 		return nil, err
 	}
-	return &prepared{labels: labels, time: t.UnixNano(), split: sp, id: id}, nil
+	return &prepared{labels: x.Labels, time: x.Time.UnixNano(), split: x.Split, id: id}, nil
 }
 
 // checkSeries tells whether the series labels, with the new series of

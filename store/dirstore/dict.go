@@ -39,21 +39,15 @@ func decodePart(k kind, enc []byte) (any, error) {
 	}
 }
 
-// encodePart returns the canonical encoding of part, a part of kind k.
-func encodePart(part any) []byte {
-	switch p := part.(type) {
-	case store.Function:
-		return p.Encode()
-	case store.Mapping:
-		return p.Encode()
-	case store.Location:
-		return p.Encode()
-	case store.Stack:
-		return p.Encode()
-	default:
-		return part.(store.LabelSet).Encode()
-	}
+// A part is a part of the canonical form: a store.Function, Mapping,
+// Location, Stack or LabelSet.
+type part interface {
+	Encode() []byte
+	Hash() store.Hash
 }
+
+// encodePart returns the canonical encoding of p, a part.
+func encodePart(p any) []byte { return p.(part).Encode() }
 
 // A dict is the dictionary of one section of a block: every part its
 // profiles and rollups use, of each kind sorted by hash, so that a part's

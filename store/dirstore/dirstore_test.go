@@ -2,9 +2,6 @@ package dirstore
 
 import (
 	"context"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -130,25 +127,6 @@ func crashCopy(t testing.TB, s *Store) string {
 	s.compactMu.Lock()
 	defer s.compactMu.Unlock()
 	dst := t.TempDir()
-	err := filepath.WalkDir(s.dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(s.dir, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o777)
-		}
-		if d.Name() == lockName {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o666)
-	})
-	if err != nil {
-		t.Fatalf("copying the store: %v", err)
-	}
+	copyDir(t, s.dir, dst)
 	return dst
 }

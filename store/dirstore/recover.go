@@ -223,25 +223,9 @@ func (r *replayer) part(k kind, enc []byte) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, ErrCorrupt)
 	}
-	r.g.addPart(k, partHash(p), p)
+	r.g.addPart(k, p.(part).Hash(), p)
 	r.g.mem += int64(len(enc) + partMem)
 	return nil
-}
-
-// partHash returns the hash of a part.
-func partHash(p any) store.Hash {
-	switch p := p.(type) {
-	case store.Function:
-		return p.Hash()
-	case store.Mapping:
-		return p.Hash()
-	case store.Location:
-		return p.Hash()
-	case store.Stack:
-		return p.Hash()
-	default:
-		return p.(store.LabelSet).Hash()
-	}
 }
 
 func (r *replayer) header(enc []byte) error {
