@@ -29,6 +29,8 @@ type block struct {
 	// rollups is the block's rollup file, nil while it is missing or
 	// corrupt (until it is rebuilt).
 	rollups atomic.Pointer[rollupFile]
+	retired []*rollupFile // given up as corrupt, closed with the block (guarded by retire)
+	retire  sync.Mutex
 	series  []*series // by slot, once the store has the block
 
 	// walPending is set while the WAL segment the block was compacted
@@ -146,6 +148,24 @@ func (b *block) close() {
 	b.f.Close()
 	if rf := b.rollups.Load(); rf != nil {
 		rf.f.Close()
+	}
+	b.retire.Lock()
+	defer b.retire.Unlock()
+	for _, rf := range b.retired {
+		rf.f.Close()
+	}
+}
+
+// giveUpRollups stops queries from taking rf, the block's rollups, which
+// are corrupt: they read around them until they are rebuilt. Queries
+// reading rf now may go on; it is closed with the block. (On Windows, a
+// rebuild cannot replace the file while it is open: it is tried again
+// later, and works once the store is opened again.)
+func (b *block) giveUpRollups(rf *rollupFile) {
+	if b.rollups.CompareAndSwap(rf, nil) {
+		b.retire.Lock()
+		b.retired = append(b.retired, rf)
+		b.retire.Unlock()
 	}
 }
 

@@ -331,7 +331,7 @@ func (q *query) rollups(b *block, slot int, w window) (*rolled, error) {
 			return nil, err
 		}
 		q.s.logf("%v: reading the block's profiles instead, and rebuilding its rollups", err)
-		b.rollups.CompareAndSwap(rf, nil)
+		b.giveUpRollups(rf)
 		q.s.wakeCompactor()
 		return &rolled{whole: map[uint32]bool{}, hours: map[rollupKey]bool{}}, nil
 	}
