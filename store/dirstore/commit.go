@@ -184,70 +184,89 @@ func (s *Store) commit(group []*batch) {
 		}
 	}()
 	s.mu.Lock()
-	if !slices.ContainsFunc(group, func(b *batch) bool { return !b.seal }) {
-		if s.active != nil {
-			s.seal()
-		}
-		s.mu.Unlock()
-		return
-	}
-	g, err := s.activeSegment()
-	if err != nil {
-		s.failAll(group, err)
-		s.mu.Unlock()
-		return
-	}
-	chunk := make(buf, chunkHeader, 64<<10)
-	news := make([][]*headEntry, len(group))
-	var mem int64
-	for i, b := range group {
-		switch {
-		case b.seal:
-		case b.drop != nil:
-			chunk.byte(recDrop)
-			chunk.int(*b.drop)
-		default:
-			if b.err = s.admit(b); b.err != nil {
-				continue
-			}
-			for _, p := range b.ps {
-				e, m := g.encode(&chunk, p)
-				news[i] = append(news[i], e)
-				mem += m
-			}
-		}
-	}
-	off := g.size
+	c, err := s.encodeGroup(group)
 	s.mu.Unlock()
-	s.opts.hook("commit")
-	if len(chunk) > chunkHeader {
-		err = writeChunk(g.f, off, chunk)
+	if c != nil && err == nil {
+		s.opts.hook("commit")
+		err = writeChunk(c.g.f, c.off, c.chunk)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, b := range group {
 		s.pending -= b.mem
 	}
-	if err != nil {
-		s.failed = fmt.Errorf("store %s: writing %s: %w", s.dir, g.path, err)
-		s.failAll(group, s.failed)
-		return
+	switch {
+	case err != nil:
+		if c != nil {
+			s.failed = fmt.Errorf("store %s: writing %s: %w", s.dir, c.g.path, err)
+			err = s.failed
+		}
+		s.failAll(group, err)
+	case c != nil:
+		s.publish(group, c)
 	}
-	g.size += int64(len(chunk))
+	if s.active != nil && (c == nil || s.active.size >= s.opts.SegmentBytes || s.active.mem >= s.opts.Limits.MemoryBudget/4 ||
+		slices.ContainsFunc(group, func(b *batch) bool { return b.seal })) {
+		s.seal()
+	}
+}
+
+// A chunk is a group's records, encoded for a segment.
+type chunk struct {
+	g     *segment
+	off   int64
+	chunk buf
+	news  [][]*headEntry // of each batch
+	mem   int64
+}
+
+// encodeGroup encodes the records of the batches of group that pass the
+// series limit; nil when the group asks for nothing to be written. The
+// caller holds s.mu.
+func (s *Store) encodeGroup(group []*batch) (*chunk, error) {
+	if !slices.ContainsFunc(group, func(b *batch) bool { return !b.seal }) {
+		return nil, nil
+	}
+	g, err := s.activeSegment()
+	if err != nil {
+		return nil, err
+	}
+	c := &chunk{g: g, off: g.size, chunk: make(buf, chunkHeader, 64<<10), news: make([][]*headEntry, len(group))}
 	for i, b := range group {
-		if b.drop != nil { // in the WAL's order, as replaying it drops
+		switch {
+		case b.seal:
+		case b.drop != nil:
+			c.chunk.byte(recDrop)
+			c.chunk.int(*b.drop)
+		default:
+			if b.err = s.admit(b); b.err != nil {
+				continue
+			}
+			for _, p := range b.ps {
+				e, m := g.encode(&c.chunk, p)
+				c.news[i] = append(c.news[i], e)
+				c.mem += m
+			}
+		}
+	}
+	return c, nil
+}
+
+// publish makes the profiles of a chunk synced visible, in the WAL's
+// order; the caller holds s.mu.
+func (s *Store) publish(group []*batch, c *chunk) {
+	c.g.size += int64(len(c.chunk))
+	for i, b := range group {
+		if b.drop != nil { // as replaying the WAL drops
 			s.dropHead(*b.drop)
 		}
-		for _, e := range news[i] {
-			g.entries = append(g.entries, e)
+		for _, e := range c.news[i] {
+			c.g.entries = append(c.g.entries, e)
 			s.newest = max(s.newest, e.time)
 		}
 	}
-	g.mem += mem
-	s.head += mem
-	if g.size >= s.opts.SegmentBytes || g.mem >= s.opts.Limits.MemoryBudget/4 || slices.ContainsFunc(group, func(b *batch) bool { return b.seal }) {
-		s.seal()
-	}
+	c.g.mem += c.mem
+	s.head += c.mem
 }
 
 // failAll fails the batches of group not failed yet.

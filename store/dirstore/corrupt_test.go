@@ -70,52 +70,54 @@ func checkOneLine(t *testing.T, err error, path string) {
 	}
 }
 
-// TestCorruptFiles damages the files of a store: a block's index or end
-// refuses Open with one line naming the block; a page of profiles fails
-// the queries that read it, naming the block; a damaged or missing
-// rollup file is logged, read around and rebuilt, and the answers stay
-// the Reference's; a WAL segment damaged before its end refuses Open.
-// About 1 s.
-func TestCorruptFiles(t *testing.T) {
+// TestCorruptBlock damages a block's index, then its end: Open refuses
+// the store with one line naming the block.
+func TestCorruptBlock(t *testing.T) {
+	for name, damage := range map[string]func(path string){
+		"index":     func(path string) { flip(t, path, -footerSize-3) },
+		"cut short": func(path string) { fi, _ := os.Stat(path); os.Truncate(path, fi.Size()-100) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir, _ := compacted(t)
+			path := blockFile(t, dir)
+			damage(path)
+			_, err := Open(dir, Options{})
+			checkOneLine(t, err, path)
+		})
+	}
+}
+
+// TestCorruptPage damages a page of profiles: the store opens, and a
+// query that reads the page fails with one line naming the block.
+func TestCorruptPage(t *testing.T) {
+	dir, _ := compacted(t)
+	path := blockFile(t, dir)
+	b, err := openBlock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := b.seriesIndex(b.slots[0])
+	b.close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip(t, path, x.pages[0].off+3)
+	s := openStore(t, dir, Options{})
+	_, err = s.Profile(context.Background(), x.entries[0].id.String())
+	checkOneLine(t, err, path)
+}
+
+// TestCorruptRollups damages a rollup file, then removes one: the
+// store logs it, reads the block's profiles instead, rebuilds the
+// rollups, and answers as the Reference does all along.
+func TestCorruptRollups(t *testing.T) {
 	ctx := context.Background()
 	cpu := store.Selection{Type: kindOf(t, "cpu")}
-	t.Run("block index", func(t *testing.T) {
-		dir, _ := compacted(t)
-		path := blockFile(t, dir)
-		flip(t, path, -footerSize-3)
-		_, err := Open(dir, Options{})
-		checkOneLine(t, err, path)
-	})
-	t.Run("block cut short", func(t *testing.T) {
-		dir, _ := compacted(t)
-		path := blockFile(t, dir)
-		fi, _ := os.Stat(path)
-		os.Truncate(path, fi.Size()-100)
-		_, err := Open(dir, Options{})
-		checkOneLine(t, err, path)
-	})
-	t.Run("page", func(t *testing.T) {
-		dir, _ := compacted(t)
-		path := blockFile(t, dir)
-		b, err := openBlock(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, err := b.seriesIndex(b.slots[0])
-		b.close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		flip(t, path, x.pages[0].off+3)
-		s := openStore(t, dir, Options{})
-		_, err = s.Profile(ctx, x.entries[0].id.String())
-		checkOneLine(t, err, path)
-	})
-	for _, name := range []string{"rollup blob", "rollup missing"} {
+	for _, name := range []string{"damaged", "missing"} {
 		t.Run(name, func(t *testing.T) {
 			dir, ref := compacted(t)
 			path := strings.TrimSuffix(blockFile(t, dir), ".blk") + ".rlp"
-			if name == "rollup missing" {
+			if name == "missing" {
 				os.Remove(path)
 			} else {
 				flip(t, path, cpuRollups(t, dir).off+3)
@@ -137,20 +139,23 @@ func TestCorruptFiles(t *testing.T) {
 			}
 		})
 	}
-	t.Run("WAL", func(t *testing.T) {
-		dir := t.TempDir()
-		s := openStore(t, dir, Options{})
-		if err := s.Write(ctx, storetest.Fixture()[:4]...); err != nil {
-			t.Fatal(err)
-		}
-		s.Close()
-		first := filepath.Join(dir, "wal", segmentName(1))
-		data, _ := os.ReadFile(first)
-		os.WriteFile(filepath.Join(dir, "wal", segmentName(2)), data, 0o666)
-		flip(t, first, int64(len(walMagic)+chunkHeader+10))
-		_, err := Open(dir, Options{})
-		checkOneLine(t, err, first)
-	})
+}
+
+// TestCorruptWAL damages a WAL segment that is not the last: Open
+// refuses the store with one line naming it.
+func TestCorruptWAL(t *testing.T) {
+	dir := t.TempDir()
+	s := openStore(t, dir, Options{})
+	if err := s.Write(context.Background(), storetest.Fixture()[:4]...); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	first := filepath.Join(dir, "wal", segmentName(1))
+	data, _ := os.ReadFile(first)
+	os.WriteFile(filepath.Join(dir, "wal", segmentName(2)), data, 0o666)
+	flip(t, first, int64(len(walMagic)+chunkHeader+10))
+	_, err := Open(dir, Options{})
+	checkOneLine(t, err, first)
 }
 
 // cpuRollups returns the rollup directory of a CPU series of the one
