@@ -24,9 +24,11 @@
 // end of the WAL is dropped when the store opens, with a log line.
 //
 // The head, what the store holds in memory of the WAL, is small: the
-// parts, header templates and series each segment numbers, and about 160
+// parts, header templates and series each segment numbers, and about 180
 // bytes for each profile (its time, ID, totals and where its samples are
-// in the segment); the samples stay on disk. Writes waiting for the
+// in the segment); the samples stay on disk. Blocks take no memory for
+// each profile: the index of a block in memory takes about 200 bytes for
+// each of its series. Writes waiting for the
 // committer and the head count against Limits.MemoryBudget; beyond it,
 // and when compaction falls behind, Write returns store.ErrBusy.
 //
