@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/perflab/perflab/internal/cputime"
 	"github.com/perflab/perflab/internal/fleetgen"
 	"github.com/perflab/perflab/store"
 )
@@ -29,6 +30,7 @@ func BenchmarkWrite(b *testing.B) {
 	b.SetParallelism(16)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cputime.Self()
 	b.RunParallel(func(pb *testing.PB) {
 		i := 0
 		for pb.Next() {
@@ -40,4 +42,5 @@ func BenchmarkWrite(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "profiles/s")
+	b.ReportMetric(float64(cputime.Self()-cpu)/float64(b.N), "cpu-ns/op")
 }

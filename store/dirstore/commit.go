@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/perflab/perflab/store"
@@ -187,7 +188,7 @@ func (s *Store) commit(group []*batch) {
 	c, err := s.encodeGroup(group)
 	s.mu.Unlock()
 	if c != nil && err == nil {
-		s.opts.hook("commit")
+		s.opts.hook("commit " + strconv.Itoa(len(group)))
 		err = writeChunk(c.g.f, c.off, c.chunk)
 	}
 	s.mu.Lock()

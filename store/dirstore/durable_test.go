@@ -127,7 +127,7 @@ func TestKill(t *testing.T) {
 	for _, tc := range []struct {
 		acks int
 		hook string
-	}{{30, ""}, {150, ""}, {400, ""}, {1, "compacted"}, {1, "merged"}, {1, "renamed"}} {
+	}{{30, ""}, {400, ""}, {1, "compacted"}, {1, "merged"}, {1, "renamed"}} {
 		t.Run(fmt.Sprint(tc.acks, tc.hook), func(t *testing.T) {
 			dir := t.TempDir()
 			acked := runAndKill(t, dir, tc.acks, tc.hook)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -120,8 +121,8 @@ func TestDropBefore(t *testing.T) {
 	}
 	crashed := openStore(t, crashCopy(t, s), Options{})
 	for name, st := range map[string]*Store{"store": s, "store after a crash": crashed} {
-		for i := range 10 {
-			sel := store.Selection{Type: kindOf(t, "cpu"), Start: days.Add(time.Duration(i) * 9 * time.Hour)}
+		for i := range 5 {
+			sel := store.Selection{Type: kindOf(t, "cpu"), Start: days.Add(time.Duration(i) * 18 * time.Hour)}
 			compareAnswers(t, name, st, ref, sel)
 		}
 		if st, _ := st.Stats(ctx); st.Oldest.Before(kept) {
@@ -135,23 +136,25 @@ func dirOf(s *Store, t time.Time) string {
 	return s.partition(dayOf(t.UnixNano())).dir
 }
 
-// TestGroupCommit holds the first commit until 63 more Writes wait, and
-// checks that they share the second: two chunks, one sync each, for 64
-// Writes.
+// TestGroupCommit holds the first commit until the other Writes of 16
+// wait, and checks that they share the second: two chunks, one sync
+// each, for 16 Writes.
 func TestGroupCommit(t *testing.T) {
 	ctx := context.Background()
 	var s *Store
 	var once sync.Once
 	hook := func(point string) {
-		if point != "commit" {
+		first, ok := strings.CutPrefix(point, "commit ")
+		if !ok {
 			return
 		}
-		once.Do(func() {
+		once.Do(func() { // hold the first commit until every other Write waits
+			n, _ := strconv.Atoi(first)
 			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 				s.qmu.Lock()
-				n := len(s.queue)
+				waiting := len(s.queue)
 				s.qmu.Unlock()
-				if n == 63 {
+				if n+waiting == 16 {
 					return
 				}
 			}
@@ -160,7 +163,7 @@ func TestGroupCommit(t *testing.T) {
 	dir := t.TempDir()
 	s = openStore(t, dir, Options{hook: hook})
 	var wg sync.WaitGroup
-	for i := range 64 {
+	for i := range 16 {
 		wg.Go(func() {
 			if err := s.Write(ctx, childProfile(i)); err != nil {
 				t.Error(err)
@@ -178,8 +181,8 @@ func TestGroupCommit(t *testing.T) {
 	if err := readChunks(f, fi.Size(), func(int64, []byte) error { chunks++; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := s.Stats(ctx); chunks != 2 || st.Profiles != 64 {
-		t.Errorf("64 Writes: %d chunks, %d profiles; want 2 chunks, 64 profiles", chunks, st.Profiles)
+	if st, _ := s.Stats(ctx); chunks != 2 || st.Profiles != 16 {
+		t.Errorf("16 Writes: %d chunks, %d profiles; want 2 chunks, 16 profiles", chunks, st.Profiles)
 	}
 }
 
