@@ -24,10 +24,10 @@ type batch struct {
 // Write stores ps, all or none, and returns once they are durable: in a
 // WAL chunk synced to disk, shared with the other Writes waiting at the
 // time (group commit). It returns an error wrapping store.ErrLimit when a
-// profile breaks a limit (see store.Limits; the batch is more than the
-// memory budget), store.ErrInvalid when a profile is not valid, and
-// store.ErrBusy when the writes waiting and the WAL not yet compacted hold
-// more than the memory budget.
+// profile breaks a limit (see store.Limits) or the batch alone takes more
+// memory than the budget, store.ErrInvalid when a profile is not valid,
+// and store.ErrBusy when the writes waiting and the WAL not yet compacted
+// hold more than the memory budget, or compaction is behind.
 func (s *Store) Write(ctx context.Context, ps ...store.Profile) error {
 	if err := ctx.Err(); err != nil {
 		return err

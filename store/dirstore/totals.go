@@ -54,7 +54,7 @@ func (tt *totals) series() []store.TimeSeries {
 	return out
 }
 
-// Totals returns q's time series. Without a Focus, it adds up the totals
+// Totals returns tq's time series. Without a Focus, it adds up the totals
 // the profile indexes keep; with one, it reads samples, from the rollups
 // that fit in a bucket and from the profiles elsewhere.
 func (s *Store) Totals(ctx context.Context, tq store.TotalsQuery) ([]store.TimeSeries, error) {
