@@ -1,4 +1,4 @@
-package main
+package program
 
 import (
 	"context"
@@ -15,11 +15,11 @@ import (
 	"strings"
 )
 
-// A goPlan is a "go test" or "go run" command line that perflab gc and
-// sched build first, without GODEBUG, so that only the resulting binary
-// runs under it: the go command, the compiler and the linker are Go
-// programs too, and their own GC and scheduler traces would mix with the
-// program's.
+// A goPlan is a "go test" or "go run" command line that is built first,
+// without the program's environment (GODEBUG, the tracer), so that only the
+// resulting binary runs under observation: the go command, the compiler
+// and the linker are Go programs too, and their own GC and scheduler
+// traces would mix with the program's.
 type goPlan struct {
 	goTool string   // the go command as given
 	verb   string   // "test" or "run"
@@ -71,7 +71,7 @@ func parseGoPlan(argv []string) (*goPlan, error) {
 				return p, p.runPositional(a, args)
 			}
 			if len(p.pkgs) > 0 {
-				return nil, usageErrorf("-- go test: give one package, not %s and %s", p.pkgs[0], a)
+				return nil, usagef("-- go test: give one package, not %s and %s", p.pkgs[0], a)
 			}
 			p.pkgs = []string{a}
 			continue
@@ -87,7 +87,7 @@ func parseGoPlan(argv []string) (*goPlan, error) {
 	}
 	if len(p.pkgs) == 0 {
 		if p.verb == "run" {
-			return nil, usageErrorf("-- go run: no package or .go files to run")
+			return nil, usagef("-- go run: no package or .go files to run")
 		}
 		p.pkgs = []string{"."}
 	}
@@ -121,7 +121,7 @@ func (p *goPlan) flag(a string, rest []string) ([]string, error) {
 	}
 	switch {
 	case name == "c" || name == "o" || name == "exec" || name == "json" || name == "i" || name == "C":
-		return nil, usageErrorf("-- go %s: perflab builds the program itself and cannot honour -%s", p.verb, name)
+		return nil, usagef("-- go %s: perflab builds the program itself and cannot honour -%s", p.verb, name)
 	case name == "vet" && p.verb == "test":
 		takeValue() // go test -c does not vet
 	case goBuildValueFlags[name]:
@@ -129,7 +129,7 @@ func (p *goPlan) flag(a string, rest []string) ([]string, error) {
 	case goBuildBoolFlags[name] || (name == "v" && p.verb == "run"):
 		p.build = append(p.build, a)
 	case p.verb == "run":
-		return nil, usageErrorf("-- go run: unknown build flag %s", a)
+		return nil, usagef("-- go run: unknown build flag %s", a)
 	case testValueFlags[name], testBoolFlags[name]:
 		v := []string{a}
 		if testValueFlags[name] {
@@ -158,24 +158,24 @@ func exe(name string) string {
 	return name
 }
 
-// prepare builds the binary into dir, writing the go command's output to
-// w, and returns the command line to run under GODEBUG and the directory
-// to run it in: the package's own for go test, as go test does.
-func (p *goPlan) prepare(ctx context.Context, dir string, w io.Writer) (argv []string, runDir string, err error) {
+// prepare builds the binary into dir through run, writing the go
+// command's output to w, and returns the command line to run and the
+// directory to run it in: the package's own for go test, as go test does.
+func (p *goPlan) prepare(ctx context.Context, run GoCommand, dir string, w io.Writer) (argv []string, runDir string, err error) {
 	what := strings.Join(p.pkgs, " ")
 	if p.verb == "run" {
 		bin := filepath.Join(dir, exe("prog"))
-		if err := p.goCmd(ctx, w, append(append([]string{"build", "-o", bin}, p.build...), p.pkgs...)); err != nil {
+		if err := run(ctx, p.goTool, w, w, append(append([]string{"build", "-o", bin}, p.build...), p.pkgs...)...); err != nil {
 			return nil, "", fmt.Errorf("go build %s: %w", what, err)
 		}
 		return append([]string{bin}, p.args...), "", nil
 	}
-	pkg, err := p.listOne(ctx)
+	pkg, err := p.listOne(ctx, run)
 	if err != nil {
 		return nil, "", err
 	}
 	bin := filepath.Join(dir, exe(path.Base(pkg.ImportPath)+".test"))
-	if err := p.goCmd(ctx, w, append(append([]string{"test", "-c", "-o", bin}, p.build...), p.pkgs...)); err != nil {
+	if err := run(ctx, p.goTool, w, w, append(append([]string{"test", "-c", "-o", bin}, p.build...), p.pkgs...)...); err != nil {
 		return nil, "", fmt.Errorf("go test -c %s: %w", what, err)
 	}
 	if _, err := os.Stat(bin); errors.Is(err, fs.ErrNotExist) {
@@ -194,20 +194,17 @@ func (p *goPlan) prepare(ctx context.Context, dir string, w io.Writer) (argv []s
 }
 
 // listOne returns the one package go test names.
-func (p *goPlan) listOne(ctx context.Context) (*goPackage, error) {
+func (p *goPlan) listOne(ctx context.Context, run GoCommand) (*goPackage, error) {
 	args := append(append([]string{"list", "-json=ImportPath,Dir"}, p.build...), p.pkgs...)
-	cmd := exec.CommandContext(ctx, p.goTool, args...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
+	var out, stderr strings.Builder
+	if err := run(ctx, p.goTool, &out, &stderr, args...); err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
 		}
 		return nil, fmt.Errorf("go list %s: %w: %s", strings.Join(p.pkgs, " "), err, msg)
 	}
-	dec := json.NewDecoder(strings.NewReader(string(out)))
+	dec := json.NewDecoder(strings.NewReader(out.String()))
 	var pkgs []goPackage
 	for dec.More() {
 		var pkg goPackage
@@ -217,7 +214,7 @@ func (p *goPlan) listOne(ctx context.Context) (*goPackage, error) {
 		pkgs = append(pkgs, pkg)
 	}
 	if len(pkgs) != 1 {
-		return nil, usageErrorf("-- go test %s: %d packages; perflab traces one test binary at a time", strings.Join(p.pkgs, " "), len(pkgs))
+		return nil, usagef("-- go test %s: %d packages; perflab traces one test binary at a time", strings.Join(p.pkgs, " "), len(pkgs))
 	}
 	return &pkgs[0], nil
 }
@@ -228,9 +225,14 @@ type goPackage struct {
 	Dir        string
 }
 
-// goCmd runs the go command without GODEBUG tracing, its output to w.
-func (p *goPlan) goCmd(ctx context.Context, w io.Writer, args []string) error {
-	cmd := exec.CommandContext(ctx, p.goTool, args...)
-	cmd.Stdout, cmd.Stderr = w, w
+// A GoCommand runs the go command tool (as the command line gave it) with
+// args, its standard output and error to stdout and stderr: perflab's one
+// wrapper around the go command, or ExecGo.
+type GoCommand func(ctx context.Context, tool string, stdout, stderr io.Writer, args ...string) error
+
+// ExecGo runs the go command as it is, in perflab's environment.
+func ExecGo(ctx context.Context, tool string, stdout, stderr io.Writer, args ...string) error {
+	cmd := exec.CommandContext(ctx, tool, args...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	return cmd.Run()
 }
