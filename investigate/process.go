@@ -34,7 +34,7 @@ func startProcess(ctx context.Context, o *Options, log io.Writer, onRecord func(
 	if err != nil {
 		return nil, err
 	}
-	argv, dir, err := plan.Build(ctx, nil, tmp, lw)
+	argv, dir, err := plan.Build(ctx, tmp, lw)
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, err

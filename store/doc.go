@@ -25,11 +25,32 @@
 // build IDs. From there the rest of perflab (reports, the viewer, PGO) sees
 // an ordinary profile: the store never re-implements a report.
 //
-// # One answer, two backends
+// # One answer, two backends: the canonical form
 //
-// Both backends split a profile into content-addressed symbols and stacks
-// and samples that refer to them, and build the answer of a query back
-// from aggregated samples with the same code of this package, so that the
+// Both backends keep profiles in one canonical form, and build the answer
+// of a query back from it with the same code of this package, so that the
 // same writes give byte-identical answers on both; store/storetest is the
-// one suite both pass.
+// one suite both pass, and its Reference the executable specification.
+//
+// Split cuts a profile into content-addressed parts, each named by its
+// Hash, a stable 64-bit SHA-256 prefix of a canonical encoding: Functions,
+// Mappings, Locations (a mapping's Key and an address relative to the
+// mapping's start, and lines), Stacks (location hashes, leaf first) and
+// LabelSets; and its samples into a Header and Samples (stack hash, label
+// set hash, values). What tells two parts apart is what tells them apart
+// in google/pprof's profile.Merge, so consecutive profiles of a service
+// share most of their parts, even from processes that loaded the binary at
+// other addresses. Each part and Header has one canonical encoding (Encode,
+// and DecodeFunction and the like, which refuse anything else), the bytes
+// its Hash is computed from, which a store may keep as it is.
+//
+// A query adds up the MergedHeaders of the profiles it picks (an
+// associative, commutative sum, so rollups of time ranges can be kept),
+// adds up their samples by stack and label set in the layout that
+// MergedHeader.Columns gives, and hands both to Compose with a PartReader
+// that finds the parts. Compose numbers everything in an order that
+// depends only on content: the answer's bytes depend only on the multiset
+// of profiles picked. ProfileID names a stored profile alike on every
+// backend; Selection.Picks, BucketStart and Location.MatchesFocus are the
+// rules of selections, Totals buckets and Totals' Focus.
 package store

@@ -20,6 +20,7 @@ const (
 
 var opText = [...]string{MatchEqual: "=", MatchNotEqual: "!=", MatchRegexp: "=~", MatchNotRegexp: "!~"}
 
+// String returns op as Prometheus writes it: =, !=, =~ or !~.
 func (op MatchOp) String() string { return opText[op] }
 
 // A Matcher is one condition of a Selector on one label. A series without

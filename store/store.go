@@ -25,7 +25,9 @@ type Profile struct {
 
 // A Selection picks the profiles of the series its Selector matches
 // whose Time is in [Start, End), and of those the ones with Type's sample
-// type. A zero Type picks every type: label and series queries take it so.
+// type (see Selection.Picks). A zero End means no end. A zero Type picks
+// every type: label and series queries take it so; Merge and Totals need
+// one.
 type Selection struct {
 	Type       ProfileType
 	Selector   Selector
@@ -58,13 +60,15 @@ type TotalsQuery struct {
 	GroupBy []string
 	// Focus, if not nil, counts only the samples whose stack has a frame
 	// that matches it, as pprof's -focus: a frame matches when its function
-	// name, its file name or its mapping's file matches.
+	// name, its file name or its mapping's file matches (see
+	// Location.MatchesFocus; the mapping is the profile's own).
 	Focus *regexp.Regexp
 }
 
 // A TimeSeries is one group of a TotalsQuery's answer. Its Labels are the
-// GroupBy labels' values; its Points are in time order, one for each
-// bucket that holds at least one profile.
+// GroupBy labels with their values ("" for a series without the label);
+// its Points are in time order, one for each bucket that holds at least
+// one profile, in UTC.
 type TimeSeries struct {
 	Labels Labels
 	Points []Point
@@ -103,15 +107,19 @@ type Reader interface {
 	Series(ctx context.Context, sel Selection) ([]Labels, error)
 	// Merge returns the merge of the profiles sel picks (see the package
 	// documentation), with sel.Type's sample type as its default sample
-	// type, or an error wrapping ErrNotFound when it picks none.
+	// type, or an error wrapping ErrNotFound when it picks none, or
+	// ErrInvalid when sel has no Type.
 	Merge(ctx context.Context, sel Selection) (*profile.Profile, error)
-	// Totals returns q's time series, sorted by their labels.
+	// Totals returns q's time series, sorted by their labels, or an error
+	// wrapping ErrInvalid when q has no Type or Step is not positive.
 	Totals(ctx context.Context, q TotalsQuery) ([]TimeSeries, error)
-	// Profiles lists the profiles sel picks, latest first, at most limit
-	// of them (0 means no limit).
+	// Profiles lists the profiles sel picks, latest first (then by ID), at
+	// most limit of them (0 means no limit). Their Total is 0 when sel has
+	// no Type.
 	Profiles(ctx context.Context, sel Selection, limit int) ([]ProfileInfo, error)
 	// Profile returns the stored profile id names, as Merge would return a
-	// selection of it alone, or an error wrapping ErrNotFound.
+	// selection of it alone but with all its sample types and its own
+	// default sample type, or an error wrapping ErrNotFound.
 	Profile(ctx context.Context, id string) (*profile.Profile, error)
 	// Stats describes what the store holds.
 	Stats(ctx context.Context) (Stats, error)
@@ -147,6 +155,10 @@ var (
 	// ErrBusy: the store is full for now, or its backend is unreachable
 	// and its buffer full (HTTP 429; retry later).
 	ErrBusy = errors.New("busy")
+	// ErrInvalid: a profile or a query is malformed: a profile that
+	// profile.CheckValid refuses or that has no time, a Merge or Totals
+	// without a profile type (HTTP 400).
+	ErrInvalid = errors.New("invalid")
 )
 
 // Limits bound what a store takes, so that no input makes it run out of

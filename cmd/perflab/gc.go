@@ -206,7 +206,7 @@ func (r *godebugReader) run(ctx context.Context, argv []string) (*godebugRun, er
 	}
 	defer os.RemoveAll(tmp)
 	name := plan.Name()
-	argv, dir, err := plan.Build(ctx, nil, tmp, r.stderr)
+	argv, dir, err := plan.Build(ctx, tmp, r.stderr)
 	if err != nil {
 		return nil, err
 	}

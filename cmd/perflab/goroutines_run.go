@@ -28,7 +28,7 @@ func runDumping(ctx context.Context, argv []string, stdin io.Reader, stderr io.W
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	argv, dir, err := plan.Build(ctx, nil, tmp, stderr)
+	argv, dir, err := plan.Build(ctx, tmp, stderr)
 	if err != nil {
 		return err
 	}

@@ -72,6 +72,7 @@ func runInvestigate(ctx context.Context, stdin io.Reader, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
+	f.rateNote(stderr, "investigate")
 	o.Load, o.URLs, o.Program, o.Args = cfg, urls, fs.Arg(0), fs.Args()[1:]
 	o.Progress = progressLine(stderr)
 	if o.Warmup < 0 {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -72,6 +73,7 @@ func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 	if err != nil {
 		return err
 	}
+	f.rateNote(stderr, "load")
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(f.cpus))
 	res, err := loadAndReport(ctx, stdout, stderr, cfg, f.out)
 	if err != nil {
@@ -85,7 +87,7 @@ func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.n, "n", loadgen.DefaultN, "number of requests to send (default 200)")
 	fs.IntVar(&f.c, "c", loadgen.DefaultC, "concurrent workers, one connection each (default 50)")
-	fs.Float64Var(&f.q, "q", 0, "total rate in requests per second (default: as fast as possible)")
+	fs.Float64Var(&f.q, "q", 0, "requests per second of all the workers together (hey's -q is per worker; with -c > 1 a note on stderr says so); default: as fast as possible")
 	fs.DurationVar(&f.z, "z", 0, "send for this long instead of -n requests, e.g. 10s, 3m")
 	fs.StringVar(&f.method, "m", "GET", "HTTP method (default GET)")
 	fs.Var(&f.headers, "H", "header; repeat for more")
@@ -103,6 +105,17 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noRedirects, "disable-redirects", false, "report redirects instead of following them")
 	fs.IntVar(&f.cpus, "cpus", defaultCPUs(), "CPUs the generator may use (default: half the machine's, at least 1; hey's default is all of them)")
 	fs.Var(&f.failOn, "fail-on-errors", "exit 1 when more than `SHARE` of the requests failed, e.g. 0.01 or 1%: counts requests without a response, 5xx responses, requests left in flight at the end and, with -q, requests due that were never sent")
+}
+
+// rateNote warns a hey user, when -q and -c > 1 are both given, that -q
+// is the total rate of all the workers, where hey's is each worker's, and
+// gives hey's -q for the same load.
+func (f *loadFlags) rateNote(stderr io.Writer, cmd string) {
+	if f.q <= 0 || f.c <= 1 {
+		return
+	}
+	fmt.Fprintf(stderr, "perflab %s: -q %s is the total rate of the %d workers together, not each one's as in hey (the same load in hey: -c %d -q %s)\n",
+		cmd, strconv.FormatFloat(f.q, 'g', -1, 64), f.c, f.c, strconv.FormatFloat(f.q/float64(f.c), 'g', 4, 64))
 }
 
 // verdict fails a run in which no request got a response, or, with

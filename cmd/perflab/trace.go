@@ -180,7 +180,7 @@ func runTraced(ctx context.Context, argv []string, std stdio) (traceInput, int, 
 		return traceInput{}, 0, usageErrorf("%w", err)
 	}
 	name := plan.Name()
-	argv, dir, err := plan.Build(ctx, nil, tmp, std.err)
+	argv, dir, err := plan.Build(ctx, tmp, std.err)
 	if err != nil {
 		in.cleanup()
 		return traceInput{}, 0, err

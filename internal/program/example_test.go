@@ -21,7 +21,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	argv, dir, _ := plan.Build(context.Background(), nil, os.TempDir(), os.Stderr)
+	argv, dir, _ := plan.Build(context.Background(), os.TempDir(), os.Stderr)
 	p, err := program.Start(context.Background(), program.Config{Argv: argv, Dir: dir, GODEBUG: []string{"gctrace=1"}, Stdout: os.Stdout, Stderr: os.Stderr})
 	if err != nil {
 		fmt.Println(err)

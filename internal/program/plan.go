@@ -1,6 +1,7 @@
 package program
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,11 +9,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/perflab/perflab/internal/gocmd"
 )
 
 // A goPlan is a "go test" or "go run" command line that is built first,
@@ -158,25 +160,26 @@ func exe(name string) string {
 	return name
 }
 
-// prepare builds the binary into dir through run, writing the go
-// command's output to w, and returns the command line to run and the
-// directory to run it in: the package's own for go test, as go test does.
-func (p *goPlan) prepare(ctx context.Context, run GoCommand, dir string, w io.Writer) (argv []string, runDir string, err error) {
+// prepare builds the binary into dir through the one go command wrapper
+// (internal/gocmd), writing the go command's output to w, and returns the
+// command line to run and the directory to run it in: the package's own
+// for go test, as go test does.
+func (p *goPlan) prepare(ctx context.Context, dir string, w io.Writer) (argv []string, runDir string, err error) {
 	what := strings.Join(p.pkgs, " ")
 	if p.verb == "run" {
 		bin := filepath.Join(dir, exe("prog"))
-		if err := run(ctx, p.goTool, w, w, append(append([]string{"build", "-o", bin}, p.build...), p.pkgs...)...); err != nil {
-			return nil, "", fmt.Errorf("go build %s: %w", what, err)
+		if err := p.goCmd(ctx, w, append(append([]string{"build", "-o", bin}, p.build...), p.pkgs...)); err != nil {
+			return nil, "", fmt.Errorf("go build %s: %w", what, errors.Unwrap(err)) // its output went to w
 		}
 		return append([]string{bin}, p.args...), "", nil
 	}
-	pkg, err := p.listOne(ctx, run)
+	pkg, err := p.listOne(ctx)
 	if err != nil {
 		return nil, "", err
 	}
 	bin := filepath.Join(dir, exe(path.Base(pkg.ImportPath)+".test"))
-	if err := run(ctx, p.goTool, w, w, append(append([]string{"test", "-c", "-o", bin}, p.build...), p.pkgs...)...); err != nil {
-		return nil, "", fmt.Errorf("go test -c %s: %w", what, err)
+	if err := p.goCmd(ctx, w, append(append([]string{"test", "-c", "-o", bin}, p.build...), p.pkgs...)); err != nil {
+		return nil, "", fmt.Errorf("go test -c %s: %w", what, errors.Unwrap(err))
 	}
 	if _, err := os.Stat(bin); errors.Is(err, fs.ErrNotExist) {
 		return nil, "", fmt.Errorf("go test %s: no test files", what)
@@ -194,17 +197,13 @@ func (p *goPlan) prepare(ctx context.Context, run GoCommand, dir string, w io.Wr
 }
 
 // listOne returns the one package go test names.
-func (p *goPlan) listOne(ctx context.Context, run GoCommand) (*goPackage, error) {
+func (p *goPlan) listOne(ctx context.Context) (*goPackage, error) {
 	args := append(append([]string{"list", "-json=ImportPath,Dir"}, p.build...), p.pkgs...)
-	var out, stderr strings.Builder
-	if err := run(ctx, p.goTool, &out, &stderr, args...); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		return nil, fmt.Errorf("go list %s: %w: %s", strings.Join(p.pkgs, " "), err, msg)
+	out, err := gocmd.Cmd{Go: p.goTool}.Output(ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("-- go test %s: %w", strings.Join(p.pkgs, " "), err)
 	}
-	dec := json.NewDecoder(strings.NewReader(out.String()))
+	dec := json.NewDecoder(bytes.NewReader(out))
 	var pkgs []goPackage
 	for dec.More() {
 		var pkg goPackage
@@ -225,14 +224,8 @@ type goPackage struct {
 	Dir        string
 }
 
-// A GoCommand runs the go command tool (as the command line gave it) with
-// args, its standard output and error to stdout and stderr: perflab's one
-// wrapper around the go command, or ExecGo.
-type GoCommand func(ctx context.Context, tool string, stdout, stderr io.Writer, args ...string) error
-
-// ExecGo runs the go command as it is, in perflab's environment.
-func ExecGo(ctx context.Context, tool string, stdout, stderr io.Writer, args ...string) error {
-	cmd := exec.CommandContext(ctx, tool, args...)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	return cmd.Run()
+// goCmd runs the go command the user gave, with the user's environment
+// (no GODEBUG tracing: only the binary runs under it), its output to w.
+func (p *goPlan) goCmd(ctx context.Context, w io.Writer, args []string) error {
+	return gocmd.Cmd{Go: p.goTool, Stdout: w, Stderr: w}.Run(ctx, args...)
 }

@@ -45,16 +45,14 @@ func (p *Plan) GoTest() bool { return p.goP != nil && p.goP.verb == "test" }
 
 // Build returns the command line to run and the directory to run it in
 // ("" for perflab's own). A go test or go run line is built into dir
-// first through run (nil means ExecGo), with the go command's output to w;
-// a test binary runs in its package's directory, as go test runs it.
-func (p *Plan) Build(ctx context.Context, run GoCommand, dir string, w io.Writer) (argv []string, runDir string, err error) {
+// first, through perflab's one go command wrapper (internal/gocmd, with
+// the user's environment and module settings), its output to w; a test
+// binary runs in its package's directory, as go test runs it.
+func (p *Plan) Build(ctx context.Context, dir string, w io.Writer) (argv []string, runDir string, err error) {
 	if p.goP == nil {
 		return p.argv, "", nil
 	}
-	if run == nil {
-		run = ExecGo
-	}
-	return p.goP.prepare(ctx, run, dir, w)
+	return p.goP.prepare(ctx, dir, w)
 }
 
 // A UsageError is a mistake in the program's command line.
