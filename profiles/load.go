@@ -64,6 +64,12 @@ type Options struct {
 	// an error it returns is ParseData's, wrapped. A server that decodes
 	// many requests' profiles at once takes it from one memory budget.
 	Reserve func(bytes int64) error
+
+	// Text, if not nil, tells Fetch what a source that is neither a
+	// profile nor a trace holds, such as a goroutine dump: a description
+	// for messages ("goroutine dump of 12 goroutines"), or ok false to
+	// refuse it. Fetch saves what it accepts as it came (Kind "text").
+	Text func(data []byte) (what string, ok bool)
 }
 
 // DefaultMaxBytes is the size above which a source is refused: 1 GiB. It

@@ -9,12 +9,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	runtimepprof "runtime/pprof"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/collect"
+	"github.com/perflab/perflab/internal/reporttest"
 	"github.com/perflab/perflab/internal/testprog"
 )
 
@@ -154,12 +157,16 @@ func TestFetchTrace(t *testing.T) {
 		t.Errorf("saved %d bytes (%v); stderr %q", len(data), err, stderr)
 	}
 
-	// Anything else needs -raw.
+	// A goroutine dump in text is saved as it came, and said to be one,
+	// with as many goroutines as it has headers.
 	src := srv.URL + "/debug/pprof/goroutine?debug=2"
 	_, stderr, code = runPerflab(t, bin, "fetch", "-o", out, src)
-	if code != 1 || !strings.Contains(stderr, "is not a profile or a trace (content-type text/plain; ") || !strings.HasSuffix(stderr, "use -raw to save it as is\n") {
-		t.Errorf("fetch of a goroutine dump: exit %d, %q", code, stderr)
+	data, _ = os.ReadFile(out)
+	n := len(regexp.MustCompile(`(?m)^goroutine [0-9]+ .*\[.*\]:$`).FindAll(data, -1))
+	if want := fmt.Sprintf("Saved the goroutine dump of %d goroutines (%d bytes) as is to %s\n", n, len(data), out); code != 0 || n == 0 || stderr != want {
+		t.Errorf("fetch of a goroutine dump: exit %d, %q; want %q", code, stderr, want)
 	}
+	// Anything else needs -raw.
 	_, stderr, code = runPerflab(t, bin, "fetch", "-raw", "-o", out, src)
 	if data, _ := os.ReadFile(out); code != 0 || !bytes.HasPrefix(data, []byte("goroutine ")) || stderr != fmt.Sprintf("Saved %d bytes as is to %s\n", len(data), out) {
 		t.Errorf("fetch -raw of a goroutine dump: exit %d, %q, saved %.20q", code, stderr, data)
@@ -211,5 +218,41 @@ func TestFetchToken(t *testing.T) {
 		if strings.Contains(stderr.String(), token) {
 			t.Errorf("perflab %q showed the token: %q", tt.args, stderr.String())
 		}
+	}
+}
+
+// TestFetchCountsSamples fetches a CPU profile of a CPU-bound program:
+// the message gives the samples the profile's own values add up to (not
+// its records, far fewer), and its type and total as go tool pprof's
+// header does.
+func TestFetchCountsSamples(t *testing.T) {
+	bin := perflab(t)
+	url := startSpinServer(t)
+	out := filepath.Join(t.TempDir(), "cpu.pb.gz")
+	_, stderr, code := runPerflab(t, bin, "fetch", "-seconds", "2", "-o", out, url)
+	if code != 0 {
+		t.Fatalf("fetch exited %d: %s", code, stderr)
+	}
+	p := reporttest.ReadProfile(t, out)
+	samples := int64(0)
+	for _, s := range p.Sample {
+		samples += s.Value[0]
+	}
+	if p.SampleType[0].Type != "samples" || samples <= int64(2*len(p.Sample)) {
+		t.Fatalf("want a CPU profile with many samples per record: %d samples in %d records", samples, len(p.Sample))
+	}
+	header, _, err := reporttest.RunPprof(t, "", nil, "-top", "-nodecount=1", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := regexp.MustCompile(`Total samples = (\S+)`).FindSubmatch(header)
+	if total == nil {
+		t.Fatalf("pprof's header has no total: %s", header)
+	}
+	data, _ := os.ReadFile(out)
+	want := fmt.Sprintf("Saved the profile (Type: cpu, Total samples = %s: %d samples of %v; %d bytes) to %s\n",
+		total[1], samples, time.Duration(p.Period), len(data), out)
+	if stderr != want {
+		t.Errorf("fetch says\n%q\nwant\n%q", stderr, want)
 	}
 }
