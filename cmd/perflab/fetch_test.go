@@ -256,3 +256,51 @@ func TestFetchCountsSamples(t *testing.T) {
 		t.Errorf("fetch says\n%q\nwant\n%q", stderr, want)
 	}
 }
+
+// TestURLSourcesKept loads profiles from a real server, as go tool pprof
+// does: each report of a URL source keeps the profile under
+// $PPROF_TMPDIR (else ~/pprof) with the name pprof gives it, says where,
+// and the kept file gives the same report.
+func TestURLSourcesKept(t *testing.T) {
+	bin := perflab(t)
+	heap := startSpinServer(t) + "/debug/pprof/heap"
+	_, pprofErr, err := reporttest.RunPprof(t, "", nil, "-top", heap)
+	if err != nil {
+		t.Fatalf("pprof: %v\n%s", err, pprofErr)
+	}
+	saved := regexp.MustCompile(`(?m)^Saved profile in (.*)$`)
+	m := saved.FindSubmatch(pprofErr)
+	if m == nil {
+		t.Fatalf("pprof kept nothing: %s", pprofErr)
+	}
+	name := filepath.Base(string(m[1])) // pprof.BINARY.TYPES.001.pb.gz
+	run := func(env []string, args ...string) (stdout, stderr string) {
+		t.Helper()
+		var o, e bytes.Buffer
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), env...)
+		cmd.Stdout, cmd.Stderr = &o, &e
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("perflab %q: %v\n%s", args, err, e.String())
+		}
+		return o.String(), e.String()
+	}
+	dir := t.TempDir()
+	for i, want := range []string{name, strings.Replace(name, ".001.", ".002.", 1)} {
+		stdout, stderr := run([]string{"PPROF_TMPDIR=" + dir}, "top", heap)
+		if wantErr := "Saved profile in " + filepath.Join(dir, want) + "\n"; stderr != wantErr {
+			t.Fatalf("fetch %d: stderr %q; want %q", i+1, stderr, wantErr)
+		}
+		if kept, _ := run(nil, "top", filepath.Join(dir, want)); kept != stdout {
+			t.Errorf("the kept profile's report differs from the fetched one's: %s", reporttest.FirstDiff([]byte(kept), []byte(stdout)))
+		}
+	}
+	home := t.TempDir()
+	if _, stderr := run([]string{"PPROF_TMPDIR=", "HOME=" + home}, "top", heap); stderr != "Saved profile in "+filepath.Join(home, "pprof", name)+"\n" {
+		t.Errorf("without $PPROF_TMPDIR: stderr %q; want the profile kept in $HOME/pprof", stderr)
+	}
+	local := filepath.Join(dir, name)
+	if _, stderr := run([]string{"PPROF_TMPDIR=" + dir}, "top", local); stderr != "" {
+		t.Errorf("a local source is kept again: %q", stderr)
+	}
+}

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"runtime"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/profiles"
 	rpt "github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/settings"
@@ -162,6 +164,7 @@ func (rf *reportFlags) load(ctx context.Context, stdin io.Reader, stderr io.Writ
 	// -base draws the same diff as -diff_base where the base's samples
 	// must be kept apart (flame: the graph has the new profile's shape).
 	opts.DiffBase = opts.DiffBase || rf.baseAsDiff && len(opts.Base) > 0
+	opts.Fetched = keepFetched(stderr)
 	p, err := profiles.Load(ctx, sources, opts)
 	if err != nil {
 		return nil, rpt.Options{}, err
@@ -171,6 +174,24 @@ func (rf *reportFlags) load(ctx context.Context, stdin io.Reader, stderr io.Writ
 	// heap (130 MB less peak RSS on the 500k-sample benchmark profile).
 	runtime.GC()
 	return p, o, nil
+}
+
+// keepFetched returns the profiles.Options.Fetched of the report
+// commands: as go tool pprof, they keep a copy of a profile fetched from
+// a URL under $PPROF_TMPDIR (else ~/pprof) and say where, with pprof's
+// words; a copy that cannot be written is said so, and the report goes on.
+func keepFetched(stderr io.Writer) func(*profile.Profile) {
+	return func(p *profile.Profile) {
+		dir, err := profiles.KeepDir()
+		if err == nil {
+			var path string
+			if path, err = profiles.Keep(dir, p); err == nil {
+				fmt.Fprintln(stderr, "Saved profile in", path)
+				return
+			}
+		}
+		fmt.Fprintln(stderr, "Could not save profile:", term.OneLine(err.Error()))
+	}
 }
 
 // reportFlags holds the values of pprof's report flags.
