@@ -99,7 +99,10 @@ func TestScanIndexTimes(t *testing.T) {
 	for i := range ix.Generations() {
 		from, _ := ix.GenerationTimes(i)
 		sync := time.Duration(s.at[i] - s.at[0])
-		if from > sync || sync-from > 50*time.Millisecond {
+		// A few ms apart on a quiet machine; up to ~90 ms seen on one
+		// running 20 processes on 2 cores, where the goroutine that
+		// advances the generation waits for a CPU between the two.
+		if from > sync || sync-from > 250*time.Millisecond {
 			t.Errorf("generation %d begins at %v by its batches, at %v by its Sync event", i, from, sync)
 		}
 	}
