@@ -127,20 +127,19 @@ func runReport(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader, std
 }
 
 // loadReportArgs parses the flags and arguments of a report of kind k (list
-// and peek take a REGEX before the sources) and loads the profile; the
-// source "-" reads stdin.
+// and peek take a REGEX before the sources; flags may follow them) and
+// loads the profile; the source "-" reads stdin.
 func loadReportArgs(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader, stdout, stderr io.Writer, args []string) (*profile.Profile, rpt.Options, *reportFlags, error) {
 	fs := newFlagSet(c.name)
 	rf := addReportFlags(fs, k)
-	if err := parseFlags(fs, args); err != nil {
+	rest, err := parseFlagsAnywhere(fs, args)
+	if err != nil {
 		return nil, rpt.Options{}, nil, err
 	}
-	rest := fs.Args()
 	if k == rpt.List || k == rpt.Peek {
-		if len(rest) == 0 {
-			return nil, rpt.Options{}, nil, usageErrorf("missing REGEX and profile")
+		if rf.symbol, rest, err = regexAndSources(rest); err != nil {
+			return nil, rpt.Options{}, nil, err
 		}
-		rf.symbol, rest = rest[0], rest[1:]
 	}
 	p, o, err := rf.load(ctx, stdin, stderr, rest)
 	return p, o, rf, err

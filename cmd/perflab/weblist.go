@@ -52,14 +52,14 @@ func runWeblist(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	rf := addReportFlags(fs, rpt.Kind("web"))
 	addr := fs.String("http", "", "where to listen (default 127.0.0.1 on a free port); a host that is not loopback is warned about")
 	noBrowser := fs.Bool("no_browser", false, "do not open a browser")
-	if err := parseFlags(fs, args); err != nil {
+	rest, err := parseFlagsAnywhere(fs, args)
+	if err != nil {
 		return err
 	}
-	rest := fs.Args()
-	if len(rest) == 0 {
-		return usageErrorf("missing REGEX and profile")
+	regex, rest, err := regexAndSources(rest)
+	if err != nil {
+		return err
 	}
-	regex, rest := rest[0], rest[1:]
 	if _, err := regexp.Compile(regex); err != nil {
 		return usageErrorf("REGEX %q: %w", regex, err)
 	}
