@@ -105,7 +105,7 @@ func (s *Shell) complete(line string) string {
 func matchCommandOrOption(prefix string) string {
 	prefix = strings.ToLower(prefix)
 	var names []string
-	for name := range reports {
+	for name := range commandHelp {
 		names = append(names, name)
 	}
 	names = append(names, "help", "options", "quit", "exit")
