@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -167,14 +166,8 @@ func testPprofHTTP(t *testing.T, prof string) {
 	if base == "" {
 		t.Fatal("perflab -http said nowhere it serves")
 	}
-	resp, err := http.Get(base + "/ui/top")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !bytes.Contains(body, []byte("main.dfs")) {
-		t.Errorf("GET /ui/top: %s, %d bytes; want main.dfs in the table", resp.Status, len(body))
+	if body := get(t, base+"/ui/top"); !bytes.Contains(body, []byte("main.dfs")) {
+		t.Errorf("GET /ui/top: %d bytes; want main.dfs in the table", len(body))
 	}
 }
 

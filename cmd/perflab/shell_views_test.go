@@ -105,14 +105,9 @@ func TestShellWebAndSVG(t *testing.T) {
 // get fetches u and returns its body, failing t unless the status is 200.
 func get(t *testing.T, u string) []byte {
 	t.Helper()
-	resp, err := http.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s %s", u, resp.Status, b)
+	code, b := httpGet(t, u)
+	if code != http.StatusOK {
+		t.Fatalf("GET %s: status %d %s", u, code, b)
 	}
 	return b
 }
