@@ -261,13 +261,18 @@ func (ix *Index) GenerationBytes(i int) (offset, end int64) { return ix.gens[i].
 func (ix *Index) GenerationTimes(i int) (start, end time.Duration) {
 	g := ix.gens[i]
 	start = time.Duration(g.start - ix.origin)
-	if t := ix.last[i].Load(); t > 0 {
-		return start, time.Duration(t)
+	switch t := ix.last[i].Load(); {
+	case t > 0:
+		end = time.Duration(t)
+	case i+1 < len(ix.gens):
+		end = time.Duration(ix.gens[i+1].start - ix.origin)
+	default:
+		end = time.Duration(trace.Time(float64(g.maxTs)*g.freq) - ix.origin)
 	}
-	if i+1 < len(ix.gens) {
-		return start, time.Duration(ix.gens[i+1].start - ix.origin)
-	}
-	return start, max(start, time.Duration(trace.Time(float64(g.maxTs)*g.freq)-ix.origin))
+	// A damaged trace can put the next generation, or the last event,
+	// before this generation's start; a generation never ends before it
+	// begins.
+	return start, max(start, end)
 }
 
 // NoteEnd tells the Index the time of generation i's last event, from the
