@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/perflab/perflab/internal/httpguard"
 )
 
 // slots admit a bounded number of requests of each expensive kind at
@@ -105,8 +107,8 @@ func (s *stallWriter) abort() {
 var errCut = errors.New("answer cut short")
 
 func newStallWriter(w http.ResponseWriter, r *http.Request, end time.Time, cancel context.CancelFunc) *stallWriter {
-	_, ours := r.Context().Value(connKey{}).(*limitedConn)
-	return &stallWriter{w: w, rc: http.NewResponseController(w), end: end, cancel: cancel, stall: writeStall, ours: ours}
+	return &stallWriter{w: w, rc: http.NewResponseController(w), end: end, cancel: cancel, stall: writeStall,
+		ours: httpguard.Limited(r.Context())}
 }
 
 // setDeadline gives the client its stall time, and no more than until end, to
