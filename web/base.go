@@ -15,7 +15,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/perflab/perflab/internal/httpguard"
 	"github.com/perflab/perflab/profiles"
 )
 
@@ -105,7 +104,7 @@ func (s *Server) serveBase(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if e := s.bases.get(id); e != nil {
-		e.srv.ServeHTTP(w, r)
+		e.srv.serve(w, r) // this server made the checks
 		return true
 	}
 	s.unknownBase(w, r, id)
@@ -115,12 +114,9 @@ func (s *Server) serveBase(w http.ResponseWriter, r *http.Request) bool {
 // uploadBase reads a base profile from the request body — raw, or the
 // first file of a multipart form — and builds its comparison. It answers
 // the base's ID and name as JSON; a bad file gets 400 with the cause, a
-// file over the size limit 413, a request from another site 403.
+// file over the size limit 413. (A request from another site never gets
+// here: the checks of ServeHTTP refuse it with 403.)
 func (s *Server) uploadBase(w http.ResponseWriter, r *http.Request) {
-	if err := httpguard.SameOrigin(r); err != nil {
-		http.Error(w, "base upload: "+err.Error(), http.StatusForbidden)
-		return
-	}
 	if s.diff {
 		http.Error(w, "base upload: the profile is already compared with a base (-diff_base or -base)", http.StatusBadRequest)
 		return
@@ -218,7 +214,6 @@ func (s *Server) addBase(name string, data []byte, limit int64) (*baseEntry, err
 		return nil, fmt.Errorf("comparing with %s: %w", name, err)
 	}
 	o := s.opts
-	o.AnyHost = true // this server's Host check comes first
 	o.Title = strings.TrimSpace(o.Title + " (base " + name + ")")
 	sub, err := New(merged, o)
 	if err != nil {

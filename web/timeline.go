@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/exectrace"
-	"github.com/perflab/perflab/internal/httpguard"
 )
 
 // TraceOptions configure a TraceServer.
@@ -25,6 +24,8 @@ type TraceOptions struct {
 	Title string
 	// AnyHost turns off the Host check, as in Options.
 	AnyHost bool
+	// Token, if not "", is required of every request, as in Options.
+	Token string
 }
 
 // A TraceServer serves the timeline of one execution trace: /ui/timeline
@@ -47,8 +48,8 @@ type TraceServer struct {
 	spans    *exectrace.SpanIndex // the longest tasks and regions, read with the overview
 	scanNote string               // why the index stops early, if it does
 	opts     TraceOptions
-	mux      *http.ServeMux
-	read     sync.Mutex // one window read at a time bounds memory
+	front    http.Handler // the routes behind the checks
+	read     sync.Mutex   // one window read at a time bounds memory
 	cache    *cache
 
 	sumDone chan struct{} // closed when the fields below are set
@@ -185,25 +186,10 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 // until its last generation is read.
 func (s *TraceServer) Duration() time.Duration { return s.overview.End() }
 
-// ServeHTTP answers r, after the Host check unless TraceOptions.AnyHost.
+// ServeHTTP answers r, after the checks of Options (the Host, cross-site
+// requests, the token).
 func (s *TraceServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	guard(s.opts.AnyHost, s.mux, w, r)
-}
-
-// guard is the front of every server of this package: the Host check,
-// GET only, and headers against sniffing and framing.
-func guard(anyHost bool, h http.Handler, w http.ResponseWriter, r *http.Request) {
-	if !anyHost && !httpguard.LoopbackHost(r) {
-		http.Error(w, "host not allowed: this server answers only to loopback names", http.StatusForbidden)
-		return
-	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("X-Frame-Options", "DENY")
-	h.ServeHTTP(w, r)
+	s.front.ServeHTTP(w, r)
 }
 
 func (s *TraceServer) routes() {
@@ -229,7 +215,7 @@ func (s *TraceServer) routes() {
 	static, _ := fs.Sub(assets, "assets")
 	m.Handle("/ui/assets/", http.StripPrefix("/ui/assets/", http.FileServerFS(static)))
 	m.Handle("/ui/timeline/assets/", http.StripPrefix("/ui/timeline/assets/", http.FileServerFS(exectrace.Assets())))
-	s.mux = m
+	s.front = protect(getOnly(m), s.opts.AnyHost, s.opts.Token)
 }
 
 // A tileAnswer is the JSON of /ui/timeline/tiles: the tiles, the tasks and

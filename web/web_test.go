@@ -274,17 +274,6 @@ func TestAPIJSONMatchesReport(t *testing.T) {
 	}
 }
 
-func TestIsLoopback(t *testing.T) {
-	for addr, want := range map[string]bool{
-		"127.0.0.1:0": true, "localhost:8080": true, "[::1]:80": true, "127.0.0.1": true,
-		":8080": false, "0.0.0.0:80": false, "example.com:80": false, "10.1.2.3:0": false,
-	} {
-		if got := web.IsLoopback(addr); got != want {
-			t.Errorf("IsLoopback(%q) = %v, want %v", addr, got, want)
-		}
-	}
-}
-
 func TestGzip(t *testing.T) {
 	srv := serve(t, cpuProfile(), web.Options{Report: report.DefaultOptions()})
 	req, _ := http.NewRequest("GET", srv.URL+"/ui/top", nil)
