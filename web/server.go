@@ -35,9 +35,10 @@ type Options struct {
 	// page once with ?token=<Token> sets (internal/httpguard). Serve a
 	// non-loopback address only with a token.
 	Token string
-	// CacheEntries bounds how many rendered answers are kept, one per
-	// view and refinement; 0 means 64.
-	CacheEntries int
+	// CacheBytes bounds the rendered answers kept, one per view and
+	// refinement, by their size in bytes; 0 means DefaultCacheBytes. An
+	// answer larger than a quarter of it is not kept.
+	CacheBytes int64
 	// MaxBytes caps a base profile uploaded in the UI, as -max_bytes
 	// caps the command's sources; 0 means profiles.DefaultMaxBytes.
 	MaxBytes int64
@@ -77,11 +78,11 @@ func New(p *profile.Profile, o Options) (*Server, error) {
 	if p == nil || len(p.SampleType) == 0 {
 		return nil, errors.New("web: profile has no sample types")
 	}
-	if o.CacheEntries <= 0 {
-		o.CacheEntries = 64
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = DefaultCacheBytes
 	}
-	s := &Server{p: p, opts: o, base: report.DefaultOptions(), cache: newCache(o.CacheEntries),
-		derived: newDerivedCache(4), bases: newBaseStore()}
+	s := &Server{p: p, opts: o, base: report.DefaultOptions(), cache: newCache(o.CacheBytes),
+		derived: newDerivedCache(derivedEntries), bases: newBaseStore()}
 	for _, st := range report.Settings() {
 		if st.URLParam == "" {
 			if err := st.Set(&s.base, st.Get(&o.Report)); err != nil {

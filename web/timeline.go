@@ -63,6 +63,9 @@ type TraceServer struct {
 // overviewColumns is the resolution of the whole-trace tiles kept in memory.
 const overviewColumns = 8192
 
+// tileCacheBytes bounds the tiles answers kept.
+const tileCacheBytes = 32 << 20
+
 // maxTileColumns bounds the width parameter of a tiles request.
 const maxTileColumns = 8192
 
@@ -89,7 +92,7 @@ func NewTrace(ctx context.Context, r io.ReaderAt, size int64, o TraceOptions) (*
 		return nil, fmt.Errorf("no generation of events: %w", exectrace.ErrEmpty)
 	}
 	s := &TraceServer{r: r, size: size, ix: ix, overview: exectrace.NewOverview(ix, overviewColumns),
-		spans: exectrace.NewSpanIndex(ix, keptSpans), opts: o, cache: newCache(64), sumDone: make(chan struct{})}
+		spans: exectrace.NewSpanIndex(ix, keptSpans), opts: o, cache: newCache(tileCacheBytes), sumDone: make(chan struct{})}
 	if err != nil {
 		s.scanNote = "trace truncated or corrupt: " + err.Error()
 	}

@@ -300,7 +300,7 @@ func TestGzip(t *testing.T) {
 // several tabs does: each answer is the one a lone request gets (run with
 // -race for the shared profile and caches).
 func TestConcurrentRequests(t *testing.T) {
-	srv := serve(t, cpuProfile(), web.Options{Report: report.DefaultOptions(), CacheEntries: 2})
+	srv := serve(t, cpuProfile(), web.Options{Report: report.DefaultOptions(), CacheBytes: 8 << 10}) // a few answers
 	paths := []string{"/ui/top", "/ui/api/top?f=work", "/ui/peek?f=main", "/ui/flamegraph?i=helper",
 		"/ui/api/flame?search=work", "/ui/sandwich?sandwich=main.work", "/ui/graph", "/download?h=main", "/ui/source?f=main"}
 	want := map[string]string{}
