@@ -79,12 +79,14 @@ const (
 // NewTrace indexes the trace in r (size bytes), reads its first
 // generation and returns a server of its timeline, which goes on reading
 // the rest in the background until ctx is done. A trace whose first
-// generation cannot be read is refused; a truncated or corrupt one is
-// served without the generations that cannot be read, with a note.
+// generation cannot be read is refused, and so is a corrupt one
+// (exectrace.ErrCorrupt: a broken generation that no truncation explains,
+// or more than exectrace.MaxGenerations); a truncated one is served
+// without the generations that cannot be read, with a note.
 func NewTrace(ctx context.Context, r io.ReaderAt, size int64, o TraceOptions) (*TraceServer, error) {
 	ix, err := exectrace.ScanIndex(io.NewSectionReader(r, 0, size))
 	switch {
-	case ix == nil:
+	case ix == nil, errors.Is(err, exectrace.ErrCorrupt): // refused, as perflab trace refuses it
 		return nil, err
 	case ix.Generations() == 0 && err != nil:
 		return nil, fmt.Errorf("trace broken in its first generation: %w", err)
