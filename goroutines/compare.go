@@ -40,6 +40,8 @@ func (d *Dump) Leaks(longWait int) []Finding {
 		f := Finding{Group: g, Grew: g.Count - g.BaseCount}
 		long := g.WaitMax >= longWait && g.WaitMax > 0
 		switch {
+		case g.Folded > 0 && g.Leaked == 0: // "other": its growth names no group
+			continue
 		case g.Leaked > 0:
 			f.Certain = true
 			f.Text = fmt.Sprintf("%s in %s%s: leaked (reported by the runtime's leak detector)", plural(g.Leaked, "goroutine"), g.Top().Func, describeWait(g, longWait))

@@ -39,6 +39,10 @@ type Group struct {
 	// Example is the first goroutine of the group, with its argument
 	// words.
 	Example *Goroutine
+	// Folded is, for the group "other" that the group budget makes of
+	// the groups with the fewest goroutines (see Dump.MaxBytes), how many
+	// groups it holds; 0 for every other group. It has no frames.
+	Folded int
 
 	key      string // what Add groups by (see groupKey)
 	baseSeen bool   // Compare set BaseCount
@@ -55,8 +59,12 @@ func (g *Group) Stdlib(i int) bool { return g.Frames[i].Stdlib() }
 func (g *Group) UserFrame() int { return g.Example.UserFrame() }
 
 // Top returns the function a reader names the group by: the first frame
-// in user code, else the innermost one.
+// in user code, else the innermost one; "(other groups)" for the group
+// the budget folds small groups into.
 func (g *Group) Top() Frame {
+	if g.Folded > 0 {
+		return Frame{Func: "(other groups)"}
+	}
 	if i := g.UserFrame(); i >= 0 {
 		return g.Frames[i]
 	}
@@ -78,14 +86,22 @@ type Dump struct {
 	Groups []*Group
 	// Notes say what was cut or skipped, one sentence each.
 	Notes []string
+	// MaxBytes is the group budget: a bound on the memory the groups
+	// hold, 0 for DefaultMaxBytes. Past it, the groups with the fewest
+	// goroutines are folded into one group, "other" (Group.Folded), and a
+	// note says so; set it before the first Add.
+	MaxBytes int64
 
-	index    map[string]*Group
-	key      []byte
-	compared bool // Compare was called
+	index     map[string]*Group
+	key       []byte
+	compared  bool  // Compare was called
+	bytes     int64 // what the groups hold, as groupBytes estimates
+	foldedMax int   // the largest group folded into "other"
+	foldNote  int   // the index of the note about folding in Notes, -1 before
 }
 
 // NewDump returns an empty Dump to Add goroutines to.
-func NewDump() *Dump { return &Dump{index: make(map[string]*Group)} }
+func NewDump() *Dump { return &Dump{index: make(map[string]*Group), foldNote: -1} }
 
 // Add counts g into its group. g is not kept: Add copies what the group
 // needs, so that a Scanner's goroutine may be passed.
@@ -99,6 +115,7 @@ func (d *Dump) Add(g *Goroutine) {
 		grp.key = string(k)
 		d.index[grp.key] = grp
 		d.Groups = append(d.Groups, grp)
+		defer d.spend(grp) // once it counts g
 	} else {
 		grp.Labels = commonLabels(grp.Labels, g.Labels)
 		grp.WaitMin = min(grp.WaitMin, g.WaitMinutes)
@@ -172,7 +189,7 @@ func commonLabels(have, want []Label) []Label {
 }
 
 // Sort orders the groups: the panicking one first, then by count, then by
-// the name of their top frame.
+// the name of their top frame; "other" (see Dump.MaxBytes) last.
 func (d *Dump) Sort() {
 	slices.SortStableFunc(d.Groups, func(a, b *Group) int {
 		if (a.Panic != "") != (b.Panic != "") {
@@ -180,6 +197,12 @@ func (d *Dump) Sort() {
 				return -1
 			}
 			return 1
+		}
+		if (a.Folded > 0) != (b.Folded > 0) {
+			if a.Folded > 0 {
+				return 1
+			}
+			return -1
 		}
 		if c := cmp.Compare(b.Count, a.Count); c != 0 {
 			return c

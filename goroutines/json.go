@@ -24,6 +24,7 @@ type (
 		Labels      map[string]string `json:"labels,omitempty"`
 		CreatedBy   *jsonFrame        `json:"created_by,omitempty"`
 		Frames      []jsonFrame       `json:"frames"`
+		Folded      int               `json:"folded_groups,omitempty"`
 	}
 	jsonWait struct {
 		Min int `json:"min"`
@@ -40,7 +41,8 @@ type (
 // {"value", "goroutine"}, "groups": [{"count", "base_count" (after
 // Compare), "state", "wait_minutes": {"min", "max"}, "labels",
 // "created_by": {"func", "file", "line"}, "frames": [{"func", "file",
-// "line"}]}]}, groups in the order of Sort.
+// "line"}], "folded_groups" (the group "other" only)}]}, groups in the
+// order of Sort.
 func (d *Dump) WriteJSON(w io.Writer) error {
 	out := jsonDump{Total: d.Total, Groups: make([]jsonGroup, 0, len(d.Groups))}
 	if d.Panic != "" {
@@ -48,7 +50,7 @@ func (d *Dump) WriteJSON(w io.Writer) error {
 	}
 	for _, g := range d.Groups {
 		jg := jsonGroup{Count: g.Count, State: g.State, WaitMinutes: jsonWait{g.WaitMin, g.WaitMax},
-			Frames: make([]jsonFrame, len(g.Frames))}
+			Frames: make([]jsonFrame, len(g.Frames)), Folded: g.Folded}
 		if g.baseSeen {
 			jg.BaseCount = &g.BaseCount
 		}
