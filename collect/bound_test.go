@@ -386,13 +386,15 @@ func (s slowReader) Read(p []byte) (int, error) {
 // backlogChild marks the test binary run by TestTraceBacklogBounded.
 const backlogChild = "PERFLAB_TEST_BACKLOG_CHILD"
 
-// TestTraceBacklogBounded reads a trace more slowly than the runtime
-// writes it: the unsent trace held in the program stays near
-// MaxTraceBacklog, and the answer is cut off there, its complete
-// generations still readable. The runtime reads the generations' period
-// only at start, so the test runs again in a test binary started with
-// generations of 50 ms, which the cut cannot miss as it could the default
-// second's. Two pairs of goroutines outrun the client; more would starve
+// TestTraceBacklogBounded reads a 3 s trace more slowly than the runtime
+// writes it: the unsent trace held in the program stays within a few times
+// MaxTraceBacklog. Past it the answer ends early, with the generation
+// being sent, and reads to its end without error; or, when three times the
+// backlog piles up before that generation is sent, it is cut off, and its
+// whole generations read. The runtime reads the generations' period only
+// at start, so the test runs again in a test binary started with
+// generations of 50 ms, so that whole ones come before the end as they
+// might not with the default second. Two pairs of goroutines outrun the client; more would starve
 // the goroutines that read the trace and cut it off on a loaded machine,
 // as they would in any program, and the test would measure the scheduler.
 func TestTraceBacklogBounded(t *testing.T) {
@@ -441,29 +443,29 @@ func TestTraceBacklogBounded(t *testing.T) {
 	close(done)
 	wg.Wait()
 	stopWork()
-	if err == nil {
-		t.Fatalf("the client got the whole trace (%d bytes): the program did not outrun it, so nothing was bounded", got.Len())
-	}
-	if !errors.Is(err, io.ErrUnexpectedEOF) {
-		t.Fatal(err)
-	}
 	growth := int64(peak.Load()) - int64(before)
-	t.Logf("trace of %d bytes in %v; unsent trace peaked at %d bytes", got.Len(), time.Since(start), growth)
-	if growth > 3*backlog {
-		t.Errorf("a slow client let %d bytes of trace pile up in the program, want about %d", growth, backlog)
+	t.Logf("trace of %d bytes in %v (%v); unsent trace peaked at %d bytes", got.Len(), time.Since(start), err, growth)
+	if growth > 4*backlog {
+		t.Errorf("a slow client let %d bytes of trace pile up in the program, want at most 3 times %d and what piles up while it is noticed", growth, backlog)
 	}
-	// The cut comes after the first write (the status line and the
-	// trace's header), and what came before it reads as far as its last
-	// complete generation.
-	ix, err := exectrace.ScanIndex(bytes.NewReader(got.Bytes()))
-	if ix == nil {
-		t.Fatalf("the trace cut off does not begin as a trace: %v", err)
+	ix, ierr := exectrace.ScanIndex(bytes.NewReader(got.Bytes()))
+	if ix == nil || ix.Generations() == 0 {
+		t.Fatalf("the trace does not begin as a trace: %v", ierr)
 	}
-	whole := ix.Generations() - 1 // the last one's end may be missing
-	n, err := countEvents(got.Bytes())
-	t.Logf("%d events read before the cut, in %d complete generations: %v", n, whole, err)
-	if whole > 0 && n == 0 {
-		t.Errorf("the %d complete generations before the cut hold no readable events: %v", whole, err)
+	_, lasted := ix.GenerationTimes(ix.Generations() - 1)
+	n, rerr := countEvents(got.Bytes())
+	t.Logf("%v of trace in %d generations, %d events: %v", lasted, ix.Generations(), n, rerr)
+	switch {
+	case err == nil && lasted > 2500*time.Millisecond:
+		t.Fatalf("the trace lasts %v of the 3 s asked: the program did not outrun the client, so nothing was bounded", lasted)
+	case err == nil && (n == 0 || rerr != io.EOF):
+		// Ended early: whole generations, read to their end.
+		t.Errorf("the trace ended early holds %d events, then %v; want whole generations read to their end", n, rerr)
+	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
+		t.Fatal(err)
+	case err != nil && n == 0:
+		// Cut off past 3 times the backlog: the generations before read.
+		t.Errorf("the trace cut off holds no readable event: %v", rerr)
 	}
 }
 
