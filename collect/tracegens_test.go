@@ -135,3 +135,33 @@ func TestGenWriterEndsAtGeneration(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGenFramer follows any bytes: no panic, every byte is counted once,
+// and an end is told only right after an end-of-generation byte.
+func FuzzGenFramer(f *testing.F) {
+	f.Add([]byte("go 1.26 trace\x00\x00\x00\x01\x05\x00\x01\x02\x34\x34"), 3)
+	f.Add([]byte("go 1.26 trace\x00\x00\x00\x31\x07\x05\x00\x01\x00\x34\x01"), 1)
+	f.Add([]byte("go 1.25 trace\x00\x00\x00\x34"), 7)
+	f.Fuzz(func(t *testing.T, data []byte, piece int) {
+		piece = 1 + max(piece, 0)%64
+		var fr genFramer
+		total := 0
+		for rest := data; len(rest) > 0; {
+			p := rest[:min(len(rest), piece)]
+			for len(p) > 0 {
+				n, end := fr.next(p)
+				if n <= 0 || n > len(p) {
+					t.Fatalf("next took %d of %d bytes", n, len(p))
+				}
+				if end && (p[n-1] != wireEndOfGeneration || fr.lost) {
+					t.Fatalf("an end told after byte %#x", p[n-1])
+				}
+				total += n
+				p, rest = p[n:], rest[n:]
+			}
+		}
+		if total != len(data) {
+			t.Fatalf("counted %d of %d bytes", total, len(data))
+		}
+	})
+}
