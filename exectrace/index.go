@@ -187,6 +187,13 @@ func (ix *Index) timeGenerations(err error) error {
 			break
 		}
 		g.start = trace.Time(float64(g.minTs) * g.freq)
+		if i > 0 && g.start < ix.gens[i-1].start { // the last, unchecked, generation
+			ix.gens = ix.gens[:i]
+			if err == nil {
+				err = fmt.Errorf("generation at byte %d: %w: it begins before the generation before it", g.off, ErrCorrupt)
+			}
+			break
+		}
 	}
 	if len(ix.gens) > 0 {
 		ix.origin = ix.gens[0].start
