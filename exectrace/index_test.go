@@ -63,7 +63,8 @@ func TestScanIndexBadInput(t *testing.T) {
 }
 
 // FuzzScanIndex scans any bytes: no panic, and generations that lie within
-// the input.
+// the input, which a window read reads. The read is in one goroutine, to
+// a Tiler, so that each input costs its own events only.
 func FuzzScanIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ix, err := exectrace.ScanIndex(bytes.NewReader(data))
@@ -74,8 +75,13 @@ func FuzzScanIndex(f *testing.F) {
 			if from, to := ix.GenerationTimes(i); to < from {
 				t.Errorf("generation %d ends at %v, before it begins at %v", i, to, from)
 			}
+			if off, end := ix.GenerationBytes(i); off < 0 || end < off || end > int64(len(data)) {
+				t.Errorf("generation %d at bytes %d to %d of %d", i, off, end, len(data))
+			}
 		}
-		ix.ReadWindow(bytes.NewReader(data), 0, 1<<62, exectrace.NewAnalyzer())
+		if n := ix.Generations(); n > 0 {
+			ix.ReadGenerationsInline(bytes.NewReader(data), 0, n, ix.Tiler(0, 1<<62, 100))
+		}
 	})
 }
 
