@@ -13,8 +13,8 @@ import (
 // outside a handler, before a new connection may close it to take its
 // place: long enough for a client that connected to send its request even
 // on a loaded machine (at 0.1 s, one request in a burst of 100 was closed
-// once), short enough that 300 connections that send nothing hold a new
-// client back for about two seconds.
+// once). When half the connections wait for their clients, a tenth of it
+// (see waitedLong).
 const evictAfter = 250 * time.Millisecond
 
 // connLimiter is a listener that keeps at most max connections open. When
@@ -99,26 +99,33 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 }
 
 // waitedLong returns the connections outside a handler that have waited
-// for their client evictAfter or longer, longest first, and how long until
-// the next one will have. l.mu is held.
+// for their client long enough, longest first, and how long until the
+// next one will have. Long enough is evictAfter, or a tenth of it when
+// half the connections or more wait for their clients: then the server is
+// held by clients that send nothing (a burst of ordinary requests keeps
+// its connections in handlers). l.mu is held.
 func (l *connLimiter) waitedLong() (victims []*limitedConn, next time.Duration) {
 	now := time.Now()
-	next = time.Hour
 	since := map[*limitedConn]time.Time{}
 	for c := range l.conns {
-		t := c.waitedSince()
-		if t.IsZero() {
-			continue
+		if t := c.waitedSince(); !t.IsZero() {
+			since[c] = t
 		}
-		if d := t.Add(evictAfter).Sub(now); d > 0 {
+	}
+	grace := evictAfter
+	if 2*len(since) >= l.max {
+		grace = evictAfter / 10
+	}
+	next = grace
+	for c, t := range since {
+		if d := t.Add(grace).Sub(now); d > 0 {
 			next = min(next, d)
 			continue
 		}
 		victims = append(victims, c)
-		since[c] = t
 	}
 	slices.SortFunc(victims, func(a, b *limitedConn) int { return since[a].Compare(since[b]) })
-	return victims, min(next, evictAfter)
+	return victims, next
 }
 
 // evictOne closes the first of victims whose client has not sent anything
