@@ -20,6 +20,7 @@ import (
 
 	"github.com/perflab/perflab/collect"
 	"github.com/perflab/perflab/exectrace"
+	"github.com/perflab/perflab/internal/testprog"
 	"golang.org/x/exp/trace"
 )
 
@@ -66,31 +67,6 @@ func pingPong(t *testing.T, pairs int) (stop func()) {
 	return stop
 }
 
-// heapPeak samples the live heap every few milliseconds until stop is
-// called, which returns the largest value seen.
-func heapPeak() (stop func() uint64) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak atomic.Uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tick := time.NewTicker(2 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			metrics.Read(sample)
-			if v := sample[0].Value.Uint64(); v > peak.Load() {
-				peak.Store(v)
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	})
-	return func() uint64 { close(done); wg.Wait(); return peak.Load() }
-}
-
 // TestTraceStreams fetches a trace of a program busy switching goroutines
 // and checks that the server streamed it: the heap grew by a small part
 // of the trace's size, and the trace received is whole.
@@ -111,7 +87,7 @@ func TestTraceStreams(t *testing.T) {
 	var before [1]metrics.Sample
 	before[0].Name = "/memory/classes/heap/objects:bytes"
 	metrics.Read(before[:])
-	stop := heapPeak()
+	stop := testprog.HeapPeak()
 	resp, err := http.Get(base + "trace?seconds=1")
 	if err != nil {
 		t.Fatal(err)
@@ -180,29 +156,9 @@ func TestIdleConnectionsEvicted(t *testing.T) {
 	} else {
 		parse(t, "profile", r.body)
 	}
-	if open := stillOpen(conns, time.Second); open > collect.DefaultMaxConns {
+	if open := testprog.StillOpen(conns, time.Second); open > collect.DefaultMaxConns {
 		t.Errorf("%d of %d idle connections still open, want at most %d", open, attackers, collect.DefaultMaxConns)
 	}
-}
-
-// stillOpen counts the connections the server has not closed within wait.
-// They are read at once, so that one the server holds does not use up the
-// time of those after it.
-func stillOpen(conns []net.Conn, wait time.Duration) int {
-	deadline := time.Now().Add(wait)
-	var open atomic.Int32
-	var wg sync.WaitGroup
-	for _, c := range conns {
-		wg.Go(func() {
-			c.SetReadDeadline(deadline)
-			_, err := io.Copy(io.Discard, c)
-			if ne, ok := err.(net.Error); ok && ne.Timeout() {
-				open.Add(1) // the server still holds it (closed ones end in EOF or a reset)
-			}
-		})
-	}
-	wg.Wait()
-	return int(open.Load())
 }
 
 // TestRefusedConnectionClosed sends an unauthenticated request whose body
@@ -229,7 +185,7 @@ func TestRefusedConnectionClosed(t *testing.T) {
 		t.Errorf("unauthenticated request: %s, Connection: %q; want 401 and close", resp.Status, resp.Header.Get("Connection"))
 	}
 	io.Copy(io.Discard, resp.Body)
-	if n := stillOpen([]net.Conn{c}, 2*time.Second); n != 0 {
+	if n := testprog.StillOpen([]net.Conn{c}, 2*time.Second); n != 0 {
 		t.Errorf("the server kept the refused connection open, waiting for the body")
 	}
 }

@@ -4,20 +4,13 @@ import (
 	"bytes"
 	"html"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/perflab/perflab/goroutines"
 	"github.com/perflab/perflab/internal/dumpgen"
+	"github.com/perflab/perflab/internal/testprog"
 )
-
-func heapAlloc() uint64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
 
 // TestGroupBudget reads a dump of 100,000 goroutines that all differ but
 // every 50th, with a group budget of 4 MiB: the groups hold no more than
@@ -31,14 +24,14 @@ func TestGroupBudget(t *testing.T) {
 		_, err := dumpgen.Distinct(pw, n, every)
 		pw.CloseWithError(err)
 	}()
-	before := heapAlloc()
+	before := testprog.HeapAlloc()
 	d := goroutines.NewDump()
 	d.MaxBytes = budget
 	if err := goroutines.Read("distinct.txt", pr, d, goroutines.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	d.Sort()
-	held := int64(heapAlloc()) - int64(before)
+	held := int64(testprog.HeapAlloc()) - int64(before)
 	if held > 2*budget {
 		t.Errorf("the dump holds %d KB, more than twice its group budget of %d KB", held>>10, budget>>10)
 	}

@@ -3,20 +3,13 @@ package web_test
 import (
 	"fmt"
 	"net/http/httptest"
-	"runtime"
 	"testing"
 
 	"github.com/perflab/perflab/internal/profgen"
+	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/web"
 )
-
-func heapAlloc() uint64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
 
 // TestCacheBoundedByBytes asks for 24 downloads that differ only by a
 // filter matching nothing, each the whole profile: the answers kept stay
@@ -35,13 +28,13 @@ func TestCacheBoundedByBytes(t *testing.T) {
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	_, first := get(t, srv, "/download?i=^nomatch0$")
-	before := heapAlloc()
+	before := testprog.HeapAlloc()
 	for i := range 24 {
 		if code, body := get(t, srv, fmt.Sprintf("/download?i=^nomatch%d$", i)); code != 200 || len(body) != len(first) {
 			t.Fatalf("download %d: %d, %d bytes (the first had %d)", i, code, len(body), len(first))
 		}
 	}
-	grew := int64(heapAlloc()) - int64(before)
+	grew := int64(testprog.HeapAlloc()) - int64(before)
 	t.Logf("24 downloads of %d KB: heap grew by %d KB (cache bound %d KB)", len(first)>>10, grew>>10, cacheBytes>>10)
 	if len(first)*24 < 2*cacheBytes {
 		t.Fatalf("downloads of %d bytes are too small to test the bound", len(first))

@@ -7,12 +7,11 @@ import (
 	"net"
 	"net/http"
 	"runtime"
-	"runtime/metrics"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/web"
 )
@@ -90,7 +89,8 @@ func TestUploadBaseMemory(t *testing.T) {
 	srv := serve(t, cpuProfile(), web.Options{Report: report.DefaultOptions(), MaxBytes: limit})
 	c := rawUpload(t, srv.Listener.Addr().String(), -1, "")
 	runtime.GC()
-	stop := heapPeak()
+	before := testprog.HeapAlloc()
+	stop := testprog.HeapPeak()
 	chunk := []byte(fmt.Sprintf("%x\r\n%s\r\n", 1<<20, strings.Repeat("\xff", 1<<20)))
 	go func() { // the client allocates nothing while it sends
 		for range 3 * limit >> 20 {
@@ -101,42 +101,11 @@ func TestUploadBaseMemory(t *testing.T) {
 		io.WriteString(c, "0\r\n\r\n")
 	}()
 	resp := readStatus(t, c, 30*time.Second)
-	grew := stop()
+	grew := int64(stop()) - int64(before)
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("a body of 3 x -max_bytes: %s, want 413", resp.Status)
 	}
 	if grew > limit+24<<20 {
 		t.Errorf("reading the upload grew the heap by %d MB, want at most the limit (%d MB) and a chunk", grew>>20, limit>>20)
-	}
-}
-
-// heapPeak samples the heap's objects until stop is called, which returns
-// how far the peak rose above the level at the start.
-func heapPeak() (stop func() uint64) {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(s)
-	base := s[0].Value.Uint64()
-	peak := new(atomic.Uint64)
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		sample := []metrics.Sample{{Name: s[0].Name}}
-		for {
-			metrics.Read(sample)
-			if v := sample[0].Value.Uint64(); v > peak.Load() {
-				peak.Store(v)
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
-	return func() uint64 {
-		close(done)
-		<-finished
-		return max(peak.Load(), base) - base
 	}
 }

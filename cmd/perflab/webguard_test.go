@@ -9,10 +9,10 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/perflab/perflab/internal/testprog"
 )
 
 // TestWebPublicNeedsToken: -http on an address that is not loopback is a
@@ -118,20 +118,8 @@ func TestWebConnectionCap(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("a request after %d idle connections took %v", attackers, d)
 	}
-	deadline := time.Now().Add(time.Second)
-	var open atomic.Int32
-	var wg sync.WaitGroup
-	for _, c := range conns {
-		wg.Go(func() {
-			c.SetReadDeadline(deadline)
-			_, err := io.Copy(io.Discard, c)
-			if ne, ok := err.(net.Error); ok && ne.Timeout() {
-				open.Add(1)
-			}
-		})
-	}
-	wg.Wait()
-	if n := open.Load(); n > 32 {
+	n := testprog.StillOpen(conns, time.Second)
+	if n > 32 {
 		t.Errorf("%d of %d idle connections still open, want at most 32", n, attackers)
 	}
 }
