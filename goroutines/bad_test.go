@@ -117,3 +117,22 @@ func endsStack(dump []byte) bool {
 	call := lines[len(lines)-2]
 	return strings.HasPrefix(call, "created by ") || call == "main.main()"
 }
+
+// escapeDump is a panic whose message and label hold terminal escape
+// sequences (clear the screen, set the clipboard through OSC 52, ended by
+// BEL), as a program can print.
+const escapeDump = "panic: \x1b[2Jowned \x1b]52;c;ZXZpbA==\x07\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/app/main.go:12 +0x1d\n" +
+	"\ngoroutine 7 [chan receive]:\n{x: \"\x1b[31mred\"}\nmain.wait()\n\t/src/app/main.go:20 +0x2e\n"
+
+// TestEscapesAreText reads a dump that holds escape sequences: it is a
+// dump (it used to be refused as binary data), and the sequences are kept
+// for the output to sanitize.
+func TestEscapesAreText(t *testing.T) {
+	d := goroutines.NewDump()
+	if err := goroutines.Read("escapes.txt", strings.NewReader(escapeDump), d, goroutines.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if d.Total != 2 || !strings.Contains(d.Panic, "\x1b]52;c;") {
+		t.Errorf("read %d goroutines, panic %q", d.Total, d.Panic)
+	}
+}

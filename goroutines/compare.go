@@ -74,6 +74,8 @@ func (d *Dump) Leaks(longWait int) []Finding {
 		f := Finding{Group: g, Grew: g.Count - g.BaseCount - g.moved}
 		long := g.WaitMax >= longWait && g.WaitMax > 0
 		switch {
+		case g.Folded > 0 && g.Leaked == 0: // "other": its growth names no group
+			continue
 		case g.Leaked == 0 && !long && g.Connection():
 			continue
 		case g.Leaked > 0:

@@ -42,6 +42,7 @@ type (
 		CreatedBy   *jsonFrame        `json:"created_by,omitempty"`
 		Frames      []jsonFrame       `json:"frames"`
 		Elided      *jsonElided       `json:"elided,omitempty"`
+		Folded      int               `json:"folded_groups,omitempty"`
 	}
 	jsonElided struct {
 		Frames int `json:"frames"`
@@ -62,11 +63,11 @@ type (
 // {"value", "goroutine"}, "groups": [{"count", "base_count" (after
 // Compare), "state", "wait_minutes": {"min", "max"}, "labels",
 // "created_by": {"func", "file", "line"}, "frames": [{"func", "file",
-// "line"}], "elided": {"frames", "at"}}], "races": [{"count",
-// "location", "access" and "previous": {"op", "addr", "goroutine",
-// "state", "frames", "created_at"}, "goroutines"}], "snapshots": [the
-// input's further dumps, in the same form]}, groups in the order of Sort
-// (docs/goroutines.md).
+// "line"}], "elided": {"frames", "at"}, "folded_groups" (the group
+// "other" only)}], "races": [{"count", "location", "access" and
+// "previous": {"op", "addr", "goroutine", "state", "frames",
+// "created_at"}, "goroutines"}], "snapshots": [the input's further dumps,
+// in the same form]}, groups in the order of Sort (docs/goroutines.md).
 func (d *Dump) WriteJSON(w io.Writer) error {
 	out := d.jsonDump()
 	for _, sn := range d.Snapshots {
@@ -84,7 +85,7 @@ func (d *Dump) jsonDump() jsonDump {
 	}
 	for _, g := range d.Groups {
 		jg := jsonGroup{Count: g.Count, State: g.State, WaitMinutes: jsonWait{g.WaitMin, g.WaitMax},
-			Frames: jsonFrames(g.Frames)}
+			Frames: jsonFrames(g.Frames), Folded: g.Folded}
 		if g.baseSeen {
 			jg.BaseCount = &g.BaseCount
 		}

@@ -120,7 +120,10 @@ func (d *Dump) noteScan(name string, s *Scanner, read int) {
 }
 
 // isBinary reports whether an input starting with head is binary: gzip, or
-// bytes that are not text.
+// bytes that are not text. The escape sequences a program can print in a
+// panic message or a label (ESC, and BEL, which ends some) are text: the
+// dump is read, and what perflab prints of it is sanitized on a terminal
+// (and escaped in HTML) like any other name.
 func isBinary(head []byte) bool {
 	if bytes.HasPrefix(head, []byte{0x1f, 0x8b}) {
 		return true
@@ -130,7 +133,7 @@ func isBinary(head []byte) bool {
 		if r == utf8.RuneError && size == 1 && len(head) >= utf8.UTFMax {
 			return true
 		}
-		if r < ' ' && r != '\n' && r != '\r' && r != '\t' {
+		if r < ' ' && r != '\n' && r != '\r' && r != '\t' && r != '\x1b' && r != '\a' {
 			return true
 		}
 		head = head[size:]

@@ -13,9 +13,14 @@ import (
 // traceback comes near it, and a longer one means the input is not a dump.
 const DefaultMaxLine = 1 << 20
 
-// maxInterned bounds the bytes of names a Scanner shares between
-// goroutines: a program's functions and files take far less.
+// maxInterned bounds the memory of the names a Scanner shares between
+// goroutines, each counted with the entry that holds it (internEntry): a
+// program's functions and files take far less.
 const maxInterned = 32 << 20
+
+// internEntry is what a name costs in the intern table besides its bytes:
+// a million short distinct names used to take three times maxInterned.
+const internEntry = 64
 
 // ErrLineTooLong is the error of a Scanner that met a line longer than its
 // MaxLine.
@@ -182,10 +187,10 @@ func (s *Scanner) str(b []byte) string {
 		return v
 	}
 	v := string(b)
-	if s.interned+len(v) > maxInterned { // bounded: a hostile input of distinct names
+	if s.interned+len(v)+internEntry > maxInterned { // bounded: a hostile input of distinct names
 		return v
 	}
-	s.interned += len(v)
+	s.interned += len(v) + internEntry
 	s.intern[v] = v
 	return v
 }

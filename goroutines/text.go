@@ -81,6 +81,9 @@ func (d *Dump) writeSnapshot(bw *bufio.Writer, o TextOptions) {
 // 5-12 minutes, 3 locked to thread] {pattern: "GET /"}".
 func (g *Group) Heading() string {
 	var parts []string
+	if g.Folded > 0 {
+		parts = append(parts, fmt.Sprintf("other: %s folded by the group budget", plural(g.Folded, "group")))
+	}
 	if g.State != "" {
 		parts = append(parts, g.State)
 	}
