@@ -1,0 +1,129 @@
+package stores
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/perflab/perflab/remote"
+	"github.com/perflab/perflab/store"
+)
+
+// Options configure the store Open and OpenReader open.
+type Options struct {
+	// Token is sent to a running perflab server (an http:// or https://
+	// spec) as a bearer token.
+	Token string
+	// Limits bound what a store opened for writing takes.
+	Limits store.Limits
+	// Log, if not nil, is told of what a store notes as it opens (a torn
+	// write dropped), one line each.
+	Log io.Writer
+}
+
+// A Reader is a store open for reading.
+type Reader interface {
+	store.Reader
+	// Close releases the store.
+	Close() error
+}
+
+// ErrReadOnly is the error of Open for a spec that names a store that
+// can only be read: a running perflab server.
+var ErrReadOnly = errors.New("a running perflab server can be read, not written to: give a directory or a clickhouse:// URL")
+
+// ErrNotBuilt is the error of a spec whose kind of store this perflab
+// does not have yet.
+var ErrNotBuilt = errors.New("this kind of store is not in this build of perflab yet")
+
+// A kind is one kind of store spec: how to tell it, and how to open it.
+type kind struct {
+	name string
+	// is reports whether spec names a store of this kind.
+	is func(spec string) bool
+	// open opens spec for writing; nil means it can only be read.
+	open func(ctx context.Context, spec string, o Options) (store.Store, error)
+	// read opens spec for reading.
+	read func(ctx context.Context, spec string, o Options) (Reader, error)
+}
+
+// kinds is the one table of store specs, the first that matches wins: a
+// running server, a ClickHouse server or cluster, else a directory.
+var kinds = []kind{
+	{
+		name: "perflab server",
+		is:   func(s string) bool { return hasScheme(s, "http") || hasScheme(s, "https") },
+		read: func(ctx context.Context, s string, o Options) (Reader, error) {
+			return remote.Open(ctx, s, remote.Options{Token: o.Token})
+		},
+	},
+	{
+		name: "ClickHouse",
+		is:   func(s string) bool { return hasScheme(s, "clickhouse") },
+		open: notBuilt,
+	},
+	{
+		name: "directory",
+		is:   func(string) bool { return true },
+		open: notBuilt,
+	},
+}
+
+func notBuilt(context.Context, string, Options) (store.Store, error) { return nil, ErrNotBuilt }
+
+// hasScheme reports whether spec is a URL of scheme.
+func hasScheme(spec, scheme string) bool {
+	return len(spec) > len(scheme)+3 && strings.EqualFold(spec[:len(scheme)+3], scheme+"://")
+}
+
+// lookup returns the kind of spec.
+func lookup(spec string) (kind, error) {
+	if spec == "" {
+		return kind{}, errors.New("no store given: -store or $PERFLAB_STORE")
+	}
+	for _, k := range kinds {
+		if k.is(spec) {
+			return k, nil
+		}
+	}
+	panic("unreachable: the directory kind takes every spec")
+}
+
+// Open opens the store spec names for reading and writing, as perflab
+// server keeps profiles in it: a directory (store/dirstore, created if
+// missing) or a clickhouse:// URL (store/clickhouse). A running server's
+// URL is refused with ErrReadOnly.
+func Open(ctx context.Context, spec string, o Options) (store.Store, error) {
+	k, err := lookup(spec)
+	if err != nil {
+		return nil, err
+	}
+	if k.open == nil {
+		return nil, fmt.Errorf("store %s: %w", spec, ErrReadOnly)
+	}
+	s, err := k.open(ctx, spec, o)
+	if err != nil {
+		return nil, fmt.Errorf("store %s (%s): %w", spec, k.name, err)
+	}
+	return s, nil
+}
+
+// OpenReader opens the store spec names for reading: a directory, a
+// clickhouse:// URL, or the http:// or https:// URL of a running perflab
+// server, which answers from its own store.
+func OpenReader(ctx context.Context, spec string, o Options) (Reader, error) {
+	k, err := lookup(spec)
+	if err != nil {
+		return nil, err
+	}
+	if k.read != nil {
+		r, err := k.read(ctx, spec, o)
+		if err != nil {
+			return nil, fmt.Errorf("store %s (%s): %w", spec, k.name, err)
+		}
+		return r, nil
+	}
+	return Open(ctx, spec, o)
+}
