@@ -7,16 +7,13 @@ import (
 )
 
 // IsSource reports whether s, a SOURCE on perflab's command line, is a
-// selection rather than a file or a URL: a label selector, such as
-// {service_name="api"} or process_cpu{}, optionally followed by a time
-// range (see ParseSource).
+// selection rather than a file or a URL: whether it begins as a label
+// selector does, with { or a name and { (such as {service_name="api"} or
+// process_cpu{}). ParseSource then tells whether it is a good one.
 func IsSource(s string) bool {
 	s = strings.TrimSpace(s)
 	i := strings.IndexByte(s, '{')
-	if i < 0 || !strings.Contains(s[i:], "}") {
-		return false
-	}
-	return i == 0 || ValidLabelName(s[:i])
+	return i == 0 || i > 0 && ValidLabelName(s[:i])
 }
 
 // ParseSource reads a selection given as a SOURCE on perflab's command

@@ -45,7 +45,7 @@ func TestParseSource(t *testing.T) {
 			t.Errorf("ParseSource(%q) = %v, want an error with %q", tc.in, err, tc.err)
 		}
 	}
-	for _, file := range []string{"cpu.pprof", "-", "http://host:6060/debug/pprof/profile", "localhost:6060", "dir/{a}", "x{", "9x{}"} {
+	for _, file := range []string{"cpu.pprof", "-", "http://host:6060/debug/pprof/profile", "localhost:6060", "dir/{a}", "cpu-1{x}.pb.gz", "9x{}"} {
 		if IsSource(file) {
 			t.Errorf("IsSource(%q) = true for a file or URL", file)
 		}

@@ -27,6 +27,7 @@ type sourceFlags struct {
 	maxBytes       int64
 	token          string
 	headers        stringList
+	sel            *selectionFlags // nil without -base: fetch, trace, goroutines
 }
 
 // addSourceFlags defines the source flags on fs; withBase adds -base,
@@ -37,6 +38,7 @@ func addSourceFlags(fs *flag.FlagSet, withBase bool) *sourceFlags {
 		fs.Var(&sf.base, "base", "subtract the profile at `source`")
 		fs.Var(&sf.diffBase, "diff_base", "compare with the profile at `source`")
 		fs.BoolVar(&sf.normalize, "normalize", false, "scale the profile to the base's total")
+		sf.sel = addSelectionFlags(fs, true)
 	}
 	fs.IntVar(&sf.seconds, "seconds", 0, "duration of a CPU profile or trace fetched from a URL")
 	fs.DurationVar(&sf.timeout, "timeout", 0, "bound on each fetch (default 1.5 x -seconds + 5s, else 60s)")
@@ -50,7 +52,7 @@ func addSourceFlags(fs *flag.FlagSet, withBase bool) *sourceFlags {
 const sourceFlagHelp = `  -base=SRC, -diff_base=SRC
                          subtract or compare with a base profile; -normalize
                          scales the profile to the base first
-` + fetchFlagHelp
+` + fetchFlagHelp + selectionFlagHelp
 
 // fetchFlagHelp describes the source flags fetch shares with the reports.
 const fetchFlagHelp = `  -seconds=N             collect N seconds of CPU profile or trace from a
