@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"os/exec"
 	"slices"
@@ -21,36 +20,13 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
 	"github.com/perflab/perflab/fleet"
+	"github.com/perflab/perflab/internal/servertest"
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/remote"
 	"github.com/perflab/perflab/scrape"
 	"github.com/perflab/perflab/store"
 	"github.com/perflab/perflab/store/storetest"
 )
-
-// start serves a fleet Server of o on a loopback port until the test
-// ends, and returns its URL. Serve must return nil when the test stops it.
-func start(t *testing.T, o fleet.Options) string {
-	t.Helper()
-	s, err := fleet.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return "http://" + ln.Addr().String()
-}
 
 // pushFixture pushes storetest's fixture's CPU profiles of service api
 // through the Push API, with the given client options and token.
@@ -89,7 +65,7 @@ func pushFixture(t *testing.T, url, token string) []store.Profile {
 // answers against the store's.
 func TestServerAnswers(t *testing.T) {
 	ref := storetest.NewReference(store.Limits{})
-	url := start(t, fleet.Options{Store: ref})
+	url := servertest.Serve(t, fleet.Options{Store: ref})
 	pushed := pushFixture(t, url, "")
 	ctx := context.Background()
 
@@ -169,7 +145,7 @@ func get(t *testing.T, url, path string, headers ...string) (int, string) {
 // route, and that pushes without browser headers pass.
 func TestGuard(t *testing.T) {
 	ref := storetest.NewReference(store.Limits{})
-	url := start(t, fleet.Options{Store: ref, Token: "s3cret"})
+	url := servertest.Serve(t, fleet.Options{Store: ref, Token: "s3cret"})
 	paths := []string{"/", remote.PathStats, "/targets", "/querier.v1.QuerierService/ProfileTypes", "/ingest", "/ui/"}
 	for _, path := range paths {
 		for _, tc := range []struct {
@@ -208,7 +184,7 @@ func TestHomeEscapes(t *testing.T) {
 	if err := ref.Write(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
-	url := start(t, fleet.Options{Store: ref})
+	url := servertest.Serve(t, fleet.Options{Store: ref})
 	code, body := get(t, url, "/")
 	if code != http.StatusOK || strings.Contains(body, "<script>") || !strings.Contains(body, "&lt;script&gt;") {
 		t.Errorf("GET / = %d, a page that shows the name unescaped or not at all:\n%s", code, body)
@@ -224,7 +200,7 @@ func TestRetention(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := storetest.Epoch.Add(2 * time.Hour)
-	start(t, fleet.Options{Store: ref, Retention: time.Hour, Now: func() time.Time { return now }})
+	servertest.Serve(t, fleet.Options{Store: ref, Retention: time.Hour, Now: func() time.Time { return now }})
 	cut := now.Add(-time.Hour)
 	want := 0
 	for _, p := range fixture {
@@ -300,7 +276,7 @@ func TestServerScrapes(t *testing.T) {
 	}
 	job.Interval, job.Timeout = time.Second, 5*time.Second
 	ref := storetest.NewReference(store.Limits{})
-	url := start(t, fleet.Options{Store: ref, Scrape: scrape.Config{Jobs: []scrape.Job{job}}})
+	url := servertest.Serve(t, fleet.Options{Store: ref, Scrape: scrape.Config{Jobs: []scrape.Job{job}}})
 
 	q := querierv1connect.NewQuerierServiceClient(http.DefaultClient, url)
 	cpu, _ := store.LookupKind("cpu")

@@ -3,7 +3,6 @@ package fleettest
 import (
 	"bytes"
 	"context"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,6 +17,7 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
 	"github.com/perflab/perflab/fleet"
+	"github.com/perflab/perflab/internal/servertest"
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/store"
 	"github.com/perflab/perflab/store/storetest"
@@ -53,7 +53,7 @@ func TestSDKThroughServer(t *testing.T) {
 		t.Fatalf("go build ./cmd/perflab: %v\n%s", err, out)
 	}
 	ref := storetest.NewReference(store.Limits{})
-	url := serve(t, fleet.Options{Store: ref, Token: "s3cret"})
+	url := servertest.Serve(t, fleet.Options{Store: ref, Token: "s3cret"})
 
 	start := time.Now().Add(-time.Minute)
 	cmd := exec.Command(bin)
@@ -107,28 +107,4 @@ func TestSDKThroughServer(t *testing.T) {
 	if !bytes.Equal(got, wantBytes.Bytes()) {
 		t.Errorf("perflab query against the server wrote %d bytes, not those of the store's merge (%d)", len(got), wantBytes.Len())
 	}
-}
-
-// serve serves a fleet Server of o on a loopback port until the test
-// ends, and returns its URL.
-func serve(t *testing.T, o fleet.Options) string {
-	t.Helper()
-	s, err := fleet.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return "http://" + ln.Addr().String()
 }

@@ -66,6 +66,33 @@ func (s *Service) merge(ctx context.Context, q query) (*profile.Profile, error) 
 	return p, nil
 }
 
+// A mergeRequest is what the requests of the Select methods and of each
+// side of Diff say alike.
+type mergeRequest interface {
+	GetProfileTypeID() string
+	GetLabelSelector() string
+	GetStart() int64
+	GetEnd() int64
+	GetStackTraceSelector() *typesv1.StackTraceSelector
+	GetProfileIdSelector() []string
+	GetTraceIdSelector() []string
+}
+
+// selectMerge reads the selection of r and returns it, with its merged
+// profile (nil if it picks none); spans are the request's span
+// selectors, which perflab refuses as it refuses profile and trace ones.
+func (s *Service) selectMerge(ctx context.Context, r mergeRequest, spans []string) (query, *profile.Profile, error) {
+	if err := unsupported(r.GetProfileIdSelector(), r.GetTraceIdSelector(), spans); err != nil {
+		return query{}, nil, err
+	}
+	q, err := parseQuery(r.GetProfileTypeID(), r.GetLabelSelector(), r.GetStart(), r.GetEnd(), r.GetStackTraceSelector())
+	if err != nil {
+		return query{}, nil, err
+	}
+	p, err := s.merge(ctx, q)
+	return q, p, err
+}
+
 // keepCallSite drops the samples of p whose stack does not begin (root
 // first) with the functions callSite names.
 func keepCallSite(p *profile.Profile, callSite []string) {
@@ -112,21 +139,14 @@ func (s *Service) maxNodes(n *int64) (int64, error) {
 // as a flame graph (the default), a tree or a pprof profile.
 func (s *Service) SelectMergeStacktraces(ctx context.Context, req *connect.Request[querierv1.SelectMergeStacktracesRequest]) (*connect.Response[querierv1.SelectMergeStacktracesResponse], error) {
 	m := req.Msg
-	if err := unsupported(m.ProfileIdSelector, m.TraceIdSelector, m.SpanSelector); err != nil {
-		return nil, err
-	}
 	if m.Async != nil && m.Async.Type == querierv1.AsyncQueryType_ASYNC_QUERY_TYPE_FORCE {
 		return nil, connect.NewError(connect.CodeUnimplemented, errors.New("async: perflab answers every query at once"))
-	}
-	q, err := parseQuery(m.ProfileTypeID, m.LabelSelector, m.Start, m.End, m.StackTraceSelector)
-	if err != nil {
-		return nil, err
 	}
 	maxNodes, err := s.maxNodes(m.MaxNodes)
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.merge(ctx, q)
+	q, p, err := s.selectMerge(ctx, m, m.SpanSelector)
 	if err != nil {
 		return nil, err
 	}
@@ -161,15 +181,7 @@ func unsupported(profileIDs, traceIDs, spanIDs []string) error {
 // pprof's format, whole: every sample type, with lines, inlined frames,
 // mappings and labels.
 func (s *Service) SelectMergeProfile(ctx context.Context, req *connect.Request[querierv1.SelectMergeProfileRequest]) (*connect.Response[googlev1.Profile], error) {
-	m := req.Msg
-	if err := unsupported(m.ProfileIdSelector, m.TraceIdSelector, nil); err != nil {
-		return nil, err
-	}
-	q, err := parseQuery(m.ProfileTypeID, m.LabelSelector, m.Start, m.End, m.StackTraceSelector)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.merge(ctx, q)
+	q, p, err := s.selectMerge(ctx, req.Msg, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -216,14 +228,7 @@ func (s *Service) Diff(ctx context.Context, req *connect.Request[querierv1.DiffR
 		return nil, err
 	}
 	for i, m := range sides {
-		if err := unsupported(m.ProfileIdSelector, m.TraceIdSelector, m.SpanSelector); err != nil {
-			return nil, err
-		}
-		q, err := parseQuery(m.ProfileTypeID, m.LabelSelector, m.Start, m.End, m.StackTraceSelector)
-		if err != nil {
-			return nil, err
-		}
-		p, err := s.merge(ctx, q)
+		q, p, err := s.selectMerge(ctx, m, m.SpanSelector)
 		if err != nil {
 			return nil, err
 		}

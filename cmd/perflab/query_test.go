@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/perflab/perflab/fleet"
 	"github.com/perflab/perflab/internal/reporttest"
+	"github.com/perflab/perflab/internal/servertest"
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/store"
 	"github.com/perflab/perflab/store/storetest"
@@ -29,24 +29,7 @@ func fleetServer(t *testing.T, ps ...store.Profile) (string, *storetest.Referenc
 	if err := ref.Write(context.Background(), ps...); err != nil {
 		t.Fatal(err)
 	}
-	s, err := fleet.New(fleet.Options{Store: ref})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return "http://" + ln.Addr().String(), ref
+	return servertest.Serve(t, fleet.Options{Store: ref}), ref
 }
 
 // runErr runs perflab in-process and returns its stdout and error.
