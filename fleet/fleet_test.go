@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"os/exec"
 	"slices"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"connectrpc.com/connect"
+	"github.com/google/pprof/profile"
 	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
 	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
@@ -337,4 +340,42 @@ func startProgram(t *testing.T, bin string) string {
 		t.Fatalf("reading the program's address: %v", err)
 	}
 	return strings.TrimSpace(line)
+}
+
+// TestViews checks the viewer's seam: a request below /ui/ gets the
+// merged profile of the selection its URL names, the last hour of CPU
+// profiles unless it says otherwise, and 404 when it picks nothing.
+func TestViews(t *testing.T) {
+	ref := storetest.NewReference(store.Limits{})
+	if err := ref.Write(context.Background(), storetest.Fixture()...); err != nil {
+		t.Fatal(err)
+	}
+	var got store.Selection
+	views := func(w http.ResponseWriter, r *http.Request, sel store.Selection, p *profile.Profile) {
+		got = sel
+		fmt.Fprintf(w, "%s %d samples of %s", r.URL.Path, len(p.Sample), p.DefaultSampleType)
+	}
+	now := storetest.Epoch.Add(2 * time.Hour)
+	url := servertest.Serve(t, fleet.Options{Store: ref, Views: views, Now: func() time.Time { return now }})
+
+	cpu, _ := store.LookupKind("cpu")
+	sel, _ := store.ParseSelector(`{service_name="db"}`)
+	want, err := ref.Merge(context.Background(), store.Selection{Type: cpu.Type, Selector: sel, Start: now.Add(-time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, body := get(t, url, `/ui/flamegraph?query=`+neturl.QueryEscape(sel.String()))
+	if w := fmt.Sprintf("/ui/flamegraph %d samples of cpu", len(want.Sample)); code != http.StatusOK || body != w {
+		t.Errorf("GET /ui/flamegraph = %d %q, want %q", code, body, w)
+	}
+	if got.Type != cpu.Type || !got.Start.Equal(now.Add(-time.Hour)) || got.Selector.String() != sel.String() {
+		t.Errorf("the views got the selection %v, want the last hour of %s's CPU profiles", got, sel)
+	}
+	code, body = get(t, url, `/ui/?type=heap&from=`+neturl.QueryEscape(storetest.Epoch.Format(time.RFC3339))+`&query=`+neturl.QueryEscape(`{service_name="api"}`))
+	if code != http.StatusOK || !strings.HasSuffix(body, "of inuse_space") {
+		t.Errorf("GET /ui/ of api's heap profiles = %d %q", code, body)
+	}
+	if code, body := get(t, url, `/ui/?query=`+neturl.QueryEscape(`{service_name="none"}`)); code != http.StatusNotFound {
+		t.Errorf("GET /ui/ of nothing = %d %q, want 404", code, body)
+	}
 }
