@@ -22,6 +22,13 @@
 //   - GetProfileStats tells whether the store holds profiles, and their
 //     range of times.
 //
+// Every series has, besides its own labels, the label Pyroscope gives it:
+// __profile_type__, the ID of a profile type (LabelProfileType). perflab's
+// store keeps types apart from labels, so the querier makes it up: a
+// matcher on it selects profile types in every method, Series lists a
+// series for each of a series' types, and LabelNames and LabelValues list
+// it, as Grafana's profiles apps expect.
+//
 // # Flame graphs
 //
 // A flame graph is built as Pyroscope builds it: the samples of the

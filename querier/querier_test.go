@@ -19,6 +19,7 @@ import (
 	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/perflab/perflab/querier"
 	"github.com/perflab/perflab/store"
 	"github.com/perflab/perflab/store/storetest"
 )
@@ -278,7 +279,7 @@ func TestListings(t *testing.T) {
 	}
 	n1, _ := ref.LabelNames(ctx, store.Selection{Selector: api, Start: start, End: end})
 	n2, _ := ref.LabelNames(ctx, store.Selection{Selector: db, Start: start, End: end})
-	if w := sortedUnion(n1, n2); !slices.Equal(names.Msg.Names, w) {
+	if w := sortedUnion(append(n1, querier.LabelProfileType), n2); !slices.Equal(names.Msg.Names, w) {
 		t.Errorf("LabelNames = %v, want %v", names.Msg.Names, w)
 	}
 
@@ -448,4 +449,71 @@ func TestErrors(t *testing.T) {
 	if !slices.Equal(fg.Names, []string{"total"}) || fg.Total != 0 {
 		t.Errorf("flame graph of nothing = %v", fg)
 	}
+}
+
+// TestProfileTypeLabel checks the label Pyroscope gives every series, the
+// ID of its profile type, which Grafana's profiles apps select with: it is
+// listed, its values are the types, its matchers select types in every
+// method, and Series lists a series for each type.
+func TestProfileTypeLabel(t *testing.T) {
+	pc, _, ref := serve(t, storetest.Fixture()...)
+	ctx := context.Background()
+	goroutine, _ := store.LookupKind("goroutine")
+	heap, _ := store.LookupKind("heap")
+	db, _ := store.ParseSelector(`{service_name="db"}`)
+	dbTypes, err := ref.ProfileTypes(ctx, store.Selection{Selector: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	values, err := pc.LabelValues(ctx, connect.NewRequest(&typesv1.LabelValuesRequest{Name: querier.LabelProfileType, Matchers: []string{db.String()}}))
+	if err != nil || !slices.Equal(values.Msg.Names, ids(dbTypes)) {
+		t.Errorf("LabelValues(__profile_type__) of db = %v, %v; want its types %v", values.Msg.Names, err, ids(dbTypes))
+	}
+	byType := fmt.Sprintf("{__profile_type__=%q}", goroutine.Type.ID())
+	services, err := pc.LabelValues(ctx, connect.NewRequest(&typesv1.LabelValuesRequest{Name: "service_name", Matchers: []string{byType}}))
+	if err != nil || !slices.Equal(services.Msg.Names, []string{"db"}) {
+		t.Errorf("LabelValues(service_name) of %s = %v, %v; want [db], which alone has goroutine profiles", byType, services.Msg.Names, err)
+	}
+	series, err := pc.Series(ctx, connect.NewRequest(&querierv1.SeriesRequest{
+		Matchers:   []string{`{service_name="api", __profile_type__=~"memory:.*"}`},
+		LabelNames: []string{"service_name", querier.LabelProfileType}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	apiHeap, _ := ref.ProfileTypes(ctx, store.Selection{Selector: mustSelector(t, `{service_name="api", __name__="memory"}`)})
+	var got []string
+	for _, ls := range series.Msg.LabelsSet {
+		if len(ls.Labels) != 2 || ls.Labels[0].Name != querier.LabelProfileType || ls.Labels[1].Value != "api" {
+			t.Errorf("Series: labels %v, want __profile_type__ and service_name=api", ls.Labels)
+			continue
+		}
+		got = append(got, ls.Labels[0].Value)
+	}
+	if !slices.Equal(got, ids(apiHeap)) {
+		t.Errorf("Series of api's memory types: %v, want %v", got, ids(apiHeap))
+	}
+	for _, tc := range []struct {
+		selector string
+		empty    bool
+	}{
+		{fmt.Sprintf("{service_name=\"api\", __profile_type__=%q}", heap.Type.ID()), false},
+		{fmt.Sprintf("{service_name=\"api\", __profile_type__!=%q}", heap.Type.ID()), true},
+	} {
+		resp, err := pc.SelectMergeStacktraces(ctx, connect.NewRequest(&querierv1.SelectMergeStacktracesRequest{ProfileTypeID: heap.Type.ID(), LabelSelector: tc.selector}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if empty := resp.Msg.Flamegraph.Total == 0; empty != tc.empty {
+			t.Errorf("heap flame graph of %s: total %d, want empty %v", tc.selector, resp.Msg.Flamegraph.Total, tc.empty)
+		}
+	}
+}
+
+func mustSelector(t *testing.T, s string) store.Selector {
+	t.Helper()
+	sel, err := store.ParseSelector(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sel
 }

@@ -23,6 +23,8 @@ import (
 type query struct {
 	sel      store.Selection
 	callSite []string // root first; nil keeps every stack
+	// none: the selector's matchers on LabelProfileType exclude the type.
+	none bool
 }
 
 // parseQuery reads the selection of a request.
@@ -38,7 +40,8 @@ func parseQuery(typeID, selector string, start, end int64, sts *typesv1.StackTra
 	if err != nil {
 		return query{}, invalidf("label_selector: %w", err)
 	}
-	q := query{sel: store.Selection{Type: t, Selector: sel, Start: millis(start), End: millis(end)}}
+	sel, types := splitTypeMatchers(sel)
+	q := query{sel: store.Selection{Type: t, Selector: sel, Start: millis(start), End: millis(end)}, none: !typeMatches(t, types)}
 	if sts != nil {
 		if sts.GoPgo != nil {
 			return query{}, connect.NewError(connect.CodeUnimplemented, errors.New("stack_trace_selector.go_pgo: not supported; perflab pgo writes profiles for go build -pgo"))
@@ -53,6 +56,9 @@ func parseQuery(typeID, selector string, start, end int64, sts *typesv1.StackTra
 // merge returns the merged profile of q's selection, with only the
 // samples of q's call site, or nil if the selection picks no profile.
 func (s *Service) merge(ctx context.Context, q query) (*profile.Profile, error) {
+	if q.none {
+		return nil, nil
+	}
 	p, err := s.reader.Merge(ctx, q.sel)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
@@ -258,9 +264,11 @@ func (s *Service) SelectSeries(ctx context.Context, req *connect.Request[querier
 	}
 	tq := store.TotalsQuery{Selection: q.sel, Step: step, GroupBy: m.GroupBy}
 	var series []*typesv1.Series
-	if m.GetAggregation() == typesv1.TimeSeriesAggregationType_TIME_SERIES_AGGREGATION_TYPE_AVERAGE {
+	switch {
+	case q.none:
+	case m.GetAggregation() == typesv1.TimeSeriesAggregationType_TIME_SERIES_AGGREGATION_TYPE_AVERAGE:
 		series, err = s.averages(ctx, tq)
-	} else {
+	default:
 		series, err = s.sums(ctx, tq)
 	}
 	if err != nil {

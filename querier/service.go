@@ -84,10 +84,15 @@ func (s *Service) ProfileTypes(ctx context.Context, req *connect.Request[querier
 }
 
 // LabelNames lists the label names of the series any of the request's
-// matchers picks (every series without matchers).
+// matchers picks (every series without matchers), LabelProfileType among
+// them when there is any.
 func (s *Service) LabelNames(ctx context.Context, req *connect.Request[typesv1.LabelNamesRequest]) (*connect.Response[typesv1.LabelNamesResponse], error) {
-	names, err := union(ctx, req.Msg.Matchers, req.Msg.Start, req.Msg.End, func(ctx context.Context, sel store.Selection) ([]string, error) {
-		return s.reader.LabelNames(ctx, sel)
+	names, err := s.union(ctx, req.Msg.Matchers, req.Msg.Start, req.Msg.End, func(ctx context.Context, sel store.Selection) ([]string, error) {
+		names, err := s.reader.LabelNames(ctx, sel)
+		if len(names) > 0 {
+			names = append(names, LabelProfileType)
+		}
+		return names, err
 	})
 	if err != nil {
 		return nil, err
@@ -96,10 +101,19 @@ func (s *Service) LabelNames(ctx context.Context, req *connect.Request[typesv1.L
 }
 
 // LabelValues lists the values of a label in the series any of the
-// request's matchers picks.
+// request's matchers picks; those of LabelProfileType are the IDs of
+// their profile types.
 func (s *Service) LabelValues(ctx context.Context, req *connect.Request[typesv1.LabelValuesRequest]) (*connect.Response[typesv1.LabelValuesResponse], error) {
-	values, err := union(ctx, req.Msg.Matchers, req.Msg.Start, req.Msg.End, func(ctx context.Context, sel store.Selection) ([]string, error) {
-		return s.reader.LabelValues(ctx, sel, req.Msg.Name)
+	values, err := s.union(ctx, req.Msg.Matchers, req.Msg.Start, req.Msg.End, func(ctx context.Context, sel store.Selection) ([]string, error) {
+		if req.Msg.Name != LabelProfileType {
+			return s.reader.LabelValues(ctx, sel, req.Msg.Name)
+		}
+		sels, err := s.typedSelections(ctx, sel)
+		var ids []string
+		for _, typed := range sels {
+			ids = append(ids, typed.Type.ID())
+		}
+		return ids, err
 	})
 	if err != nil {
 		return nil, err
@@ -107,20 +121,29 @@ func (s *Service) LabelValues(ctx context.Context, req *connect.Request[typesv1.
 	return connect.NewResponse(&typesv1.LabelValuesResponse{Names: values}), nil
 }
 
-// union returns the sorted union of list's answers for each matcher, or
-// for every series when there is none.
-func union(ctx context.Context, matchers []string, start, end int64, list func(context.Context, store.Selection) ([]string, error)) ([]string, error) {
+// union returns the sorted union of list's answers for the selection of
+// each matcher (every series when there is none). A matcher on
+// LabelProfileType selects the series of the profile types it matches.
+func (s *Service) union(ctx context.Context, matchers []string, start, end int64, list func(context.Context, store.Selection) ([]string, error)) ([]string, error) {
 	sels, err := selections(matchers, start, end)
 	if err != nil {
 		return nil, err
 	}
 	var all []string
 	for _, sel := range sels {
-		got, err := list(ctx, sel)
-		if err != nil {
-			return nil, connectError(err)
+		typed := []store.Selection{sel}
+		if hasTypeMatchers(typed) {
+			if typed, err = s.typedSelections(ctx, sel); err != nil {
+				return nil, connectError(err)
+			}
 		}
-		all = append(all, got...)
+		for _, sel := range typed {
+			got, err := list(ctx, sel)
+			if err != nil {
+				return nil, connectError(err)
+			}
+			all = append(all, got...)
+		}
 	}
 	slices.Sort(all)
 	return slices.Compact(all), nil
@@ -142,7 +165,8 @@ func selections(matchers []string, start, end int64) ([]store.Selection, error) 
 	return sels, nil
 }
 
-// Series lists the series any of the request's matchers picks, with only
+// Series lists the series any of the request's matchers picks, one for
+// each of their profile types with its ID as LabelProfileType, with only
 // the labels the request names if it names any, each set once, sorted.
 func (s *Service) Series(ctx context.Context, req *connect.Request[querierv1.SeriesRequest]) (*connect.Response[querierv1.SeriesResponse], error) {
 	sels, err := selections(req.Msg.Matchers, req.Msg.Start, req.Msg.End)
@@ -151,12 +175,18 @@ func (s *Service) Series(ctx context.Context, req *connect.Request[querierv1.Ser
 	}
 	var all []store.Labels
 	for _, sel := range sels {
-		series, err := s.reader.Series(ctx, sel)
+		typed, err := s.typedSelections(ctx, sel)
 		if err != nil {
 			return nil, connectError(err)
 		}
-		for _, ls := range series {
-			all = append(all, project(ls, req.Msg.LabelNames))
+		for _, sel := range typed {
+			series, err := s.reader.Series(ctx, sel)
+			if err != nil {
+				return nil, connectError(err)
+			}
+			for _, ls := range series {
+				all = append(all, project(ls.With(LabelProfileType, sel.Type.ID()), req.Msg.LabelNames))
+			}
 		}
 	}
 	slices.SortFunc(all, store.Labels.Compare)
