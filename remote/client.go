@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/perflab/perflab/internal/pprofproto"
 	"github.com/perflab/perflab/profiles"
 	"github.com/perflab/perflab/store"
 )
@@ -202,7 +202,7 @@ func selection(sel store.Selection) url.Values {
 // getJSON asks path with the parameters q and decodes the JSON answer
 // into v.
 func (r *Reader) getJSON(ctx context.Context, path string, q url.Values, v any) error {
-	body, err := r.get(ctx, path, q)
+	body, err := r.get(ctx, path, q, profiles.NewBudget(r.opts.MaxBytes))
 	if err != nil {
 		return err
 	}
@@ -215,11 +215,12 @@ func (r *Reader) getJSON(ctx context.Context, path string, q url.Values, v any) 
 // getProfile asks path with the parameters q for a profile, and decodes
 // it within Options.MaxBytes.
 func (r *Reader) getProfile(ctx context.Context, path string, q url.Values) (*profile.Profile, error) {
-	body, err := r.get(ctx, path, q)
+	budget := profiles.NewBudget(r.opts.MaxBytes) // the answer and its decompression, together
+	body, err := r.get(ctx, path, q, budget)
 	if err != nil {
 		return nil, err
 	}
-	p, err := profiles.ParseData(r.endpoint(path), body, profiles.Options{MaxBytes: r.opts.MaxBytes})
+	p, err := profiles.ParseData(r.endpoint(path), body, profiles.Options{MaxBytes: r.opts.MaxBytes, Budget: budget})
 	if err != nil {
 		return nil, fmt.Errorf("perflab server: %w", err)
 	}
@@ -230,10 +231,11 @@ func (r *Reader) getProfile(ctx context.Context, path string, q url.Values) (*pr
 // errors.
 func (r *Reader) endpoint(path string) string { return r.base.String() + path }
 
-// get asks path with the parameters q and returns the answer's body, at
-// most Options.MaxBytes of it. An answer other than 200 is an error that
-// wraps the store errors the server names.
-func (r *Reader) get(ctx context.Context, path string, q url.Values) ([]byte, error) {
+// get asks path with the parameters q and returns the answer's body,
+// read in chunks taken from budget, so that an answer larger than the
+// budget allocates no more than it. An answer other than 200 is an error
+// that wraps the store errors the server names.
+func (r *Reader) get(ctx context.Context, path string, q url.Values, budget *profiles.Budget) ([]byte, error) {
 	u := *r.base
 	u.Path += path
 	u.RawQuery = q.Encode()
@@ -252,12 +254,12 @@ func (r *Reader) get(ctx context.Context, path string, q url.Values) ([]byte, er
 		return nil, r.errorf(path, "%w", unwrapURLError(err))
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, r.opts.MaxBytes+1))
+	body, err := pprofproto.ReadAll(resp.Body, resp.ContentLength, budget)
 	switch {
+	case errors.Is(err, pprofproto.ErrTooLarge):
+		return nil, r.errorf(path, "%w: the answer is larger than %d bytes", profiles.ErrTooLarge, r.opts.MaxBytes)
 	case err != nil:
 		return nil, r.errorf(path, "reading the answer: %w", err)
-	case int64(len(body)) > r.opts.MaxBytes:
-		return nil, r.errorf(path, "%w: the answer is larger than %d bytes", profiles.ErrTooLarge, r.opts.MaxBytes)
 	case resp.StatusCode != http.StatusOK:
 		return nil, r.statusError(path, resp, body)
 	}

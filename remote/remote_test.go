@@ -5,10 +5,12 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/perflab/perflab/profiles"
 	"github.com/perflab/perflab/remote"
 	"github.com/perflab/perflab/store"
 	"github.com/perflab/perflab/store/storetest"
@@ -87,5 +89,32 @@ func TestReaderErrors(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("an error shows the token: %v", err)
+	}
+}
+
+// TestReaderBoundsAnswers checks that an answer larger than MaxBytes
+// fails with profiles.ErrTooLarge after allocating about MaxBytes, not
+// the two to three times as much of a buffer that doubles.
+func TestReaderBoundsAnswers(t *testing.T) {
+	const limit = 32 << 20
+	zeros := make([]byte, 1<<20)
+	endless := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for r.Context().Err() == nil {
+			if _, err := w.Write(zeros); err != nil {
+				return
+			}
+		}
+	}))
+	defer endless.Close()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := remote.Open(context.Background(), endless.URL, remote.Options{MaxBytes: limit})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, profiles.ErrTooLarge) {
+		t.Errorf("Open of a server whose answer never ends = %v, want profiles.ErrTooLarge", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > limit*3/2 {
+		t.Errorf("reading the answer allocated %d MB, more than 1.5 x the limit of %d MB", alloc>>20, limit>>20)
 	}
 }
