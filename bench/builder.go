@@ -82,21 +82,21 @@ func NewBuilder(cfg Config) (*Builder, error) {
 	}
 	filter, err := benchproc.NewFilter(cfg.Filter)
 	if err != nil {
-		return nil, fmt.Errorf("parsing -filter: %s", err)
+		return nil, fmt.Errorf("parsing -filter: %w", err)
 	}
 	b := &Builder{cfg: cfg, filter: filter, tables: make(map[benchproc.Key]*pending), seenUnit: make(map[string]bool)}
 	var p benchproc.ProjectionParser
 	if b.tableBy, b.unitField, err = p.ParseWithUnit(cfg.Table, filter); err != nil {
-		return nil, fmt.Errorf("parsing -table: %s", err)
+		return nil, fmt.Errorf("parsing -table: %w", err)
 	}
 	if b.rowBy, err = p.Parse(cfg.Row, filter); err != nil {
-		return nil, fmt.Errorf("parsing -row: %s", err)
+		return nil, fmt.Errorf("parsing -row: %w", err)
 	}
 	if b.colBy, err = p.Parse(cfg.Col, filter); err != nil {
-		return nil, fmt.Errorf("parsing -col: %s", err)
+		return nil, fmt.Errorf("parsing -col: %w", err)
 	}
 	if _, err = p.Parse(cfg.Ignore, filter); err != nil {
-		return nil, fmt.Errorf("parsing -ignore: %s", err)
+		return nil, fmt.Errorf("parsing -ignore: %w", err)
 	}
 	b.residue = p.Residue()
 	return b, nil

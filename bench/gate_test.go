@@ -148,3 +148,14 @@ func TestGateCheckUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestBuilderErrorsKeepTheirChain: a bad -filter or projection names the
+// flag and wraps benchproc's syntax error, for errors.As.
+func TestBuilderErrorsKeepTheirChain(t *testing.T) {
+	for _, cfg := range []Config{{Filter: "("}, {Filter: "*", Row: ".name@nosuchorder"}} {
+		_, err := NewBuilder(cfg)
+		if err == nil || !strings.HasPrefix(err.Error(), "parsing -") || errors.Unwrap(err) == nil {
+			t.Errorf("NewBuilder(%+v) = %v (cause %v); want a wrapped benchproc error", cfg, err, errors.Unwrap(err))
+		}
+	}
+}

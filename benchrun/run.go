@@ -206,7 +206,7 @@ func build(ctx context.Context, s *Side, cfg Config) ([]testBinary, error) {
 	args := append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}\t{{if .Error}}{{.Error}}{{end}}"}, cfg.Packages...)
 	out, err := goCmd(ctx, s.Dir, args...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: go list %s: %v", s.Name, strings.Join(cfg.Packages, " "), err)
+		return nil, fmt.Errorf("%s: go list %s: %w", s.Name, strings.Join(cfg.Packages, " "), err)
 	}
 	var bins []testBinary
 	for i, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
@@ -260,7 +260,7 @@ func runOnce(ctx context.Context, s *Side, bin testBinary, i int, cfg Config) er
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s: benchmarks of %s failed (%v): %s", s.Name, bin.pkg, err, lastLines(out.String(), 5))
+		return fmt.Errorf("%s: benchmarks of %s failed (%w): %s", s.Name, bin.pkg, err, lastLines(out.String(), 5))
 	}
 	f, err := os.OpenFile(s.Results, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {

@@ -68,7 +68,7 @@ func TestRunReport(t *testing.T) {
 				}
 			}
 		}
-		if rep.Trace.File != "" { // the trace's timeline, drawn by exectrace's timeline.js
+		if rep.Trace.File != "" { // the trace's timeline, drawn by package timeline's timeline.js
 			browser.Eval[bool](p, `(document.getElementById("trace-timeline").scrollIntoView(), true)`)
 			ink, err := browser.CanvasInk(p, "#trace-timeline", "color")
 			if err != nil || len(ink) != 1 || ink[0] < 1000 {

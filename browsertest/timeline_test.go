@@ -8,9 +8,10 @@ import (
 
 	"github.com/perflab/perflab/browsertest/internal/browser"
 	"github.com/perflab/perflab/exectrace"
+	"github.com/perflab/perflab/timeline"
 )
 
-// TestTimelinePageDraws opens exectrace's static timeline page in headless
+// TestTimelinePageDraws opens package timeline's static page in headless
 // Chromium: the P lanes and the stop-the-world band are drawn, hostile
 // names stay inert, and the wheel zooms in.
 func TestTimelinePageDraws(t *testing.T) {
@@ -33,7 +34,7 @@ func TestTimelinePageDraws(t *testing.T) {
 		{Kind: "task", Name: hostile, Start: 200 * time.Millisecond, End: 1500 * time.Millisecond, Task: 1},
 		{Kind: "region", Name: "region " + hostile, Start: 300 * time.Millisecond, End: 900 * time.Millisecond, Goroutine: 7},
 	}
-	page := &exectrace.TimelinePage{Title: "timeline " + hostile, Summary: hostile, Tiles: tiles, Spans: spans}
+	page := &timeline.Page{Title: "timeline " + hostile, Summary: hostile, Tiles: tiles, Spans: spans}
 	if err := page.Render(f); err != nil {
 		t.Fatal(err)
 	}

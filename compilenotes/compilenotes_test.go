@@ -3,6 +3,7 @@ package compilenotes_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -386,5 +387,17 @@ func TestResolveTrimmed(t *testing.T) {
 	}
 	if want := filepath.Join(dir, "main.go"); fn.Filename != want || std.Filename != "fmt/print.go" {
 		t.Errorf("file names %q, %q; want %q and fmt/print.go unchanged", fn.Filename, std.Filename, want)
+	}
+}
+
+// TestParseJSONErrorsKeepTheirChain: a malformed line is ErrFormat and
+// still the JSON decoder's error, for errors.As.
+func TestParseJSONErrorsKeepTheirChain(t *testing.T) {
+	for _, in := range []string{"{bad\n", `{"version":0,"file":"a.go"}` + "\n{bad\n"} {
+		_, _, err := compilenotes.ParseJSON(strings.NewReader(in))
+		var se *json.SyntaxError
+		if !errors.Is(err, compilenotes.ErrFormat) || !errors.As(err, &se) {
+			t.Errorf("ParseJSON(%q) = %v; want ErrFormat wrapping a *json.SyntaxError", in, err)
+		}
 	}
 }

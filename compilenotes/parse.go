@@ -67,7 +67,7 @@ func ParseJSON(r io.Reader) (Header, []Note, error) {
 		return h, nil, fmt.Errorf("%w: empty", ErrFormat)
 	}
 	if err := json.Unmarshal(sc.Bytes(), &h); err != nil {
-		return h, nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
+		return h, nil, fmt.Errorf("%w: header: %w", ErrFormat, err)
 	}
 	if h.Version != 0 || h.File == "" {
 		return h, nil, fmt.Errorf("%w: header has version %d, file %q", ErrFormat, h.Version, h.File)
@@ -80,7 +80,7 @@ func ParseJSON(r io.Reader) (Header, []Note, error) {
 		}
 		var d diagnostic
 		if err := json.Unmarshal(b, &d); err != nil {
-			return h, notes, fmt.Errorf("%w: line %d: %v", ErrFormat, lineno, err)
+			return h, notes, fmt.Errorf("%w: line %d: %w", ErrFormat, lineno, err)
 		}
 		if n, ok := noteOf(h.File, &d); ok {
 			notes = append(notes, n)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -121,20 +122,11 @@ func heapIndexes(p *profile.Profile, sampleIndex string) (v, b, o int, err error
 		return 0, 0, 0, fmt.Errorf("not a heap or allocs profile (sample types: %s): %w", strings.Join(types, ", "), err)
 	}
 	kind, _, ok := strings.Cut(p.SampleType[v].Type, "_")
-	b, o = indexOf(types, kind+"_space"), indexOf(types, kind+"_objects")
+	b, o = slices.Index(types, kind+"_space"), slices.Index(types, kind+"_objects")
 	if !ok || b < 0 || o < 0 {
 		return 0, 0, 0, fmt.Errorf("not a heap or allocs profile: sample types %s, want alloc_space and alloc_objects or inuse_space and inuse_objects", strings.Join(types, ", "))
 	}
 	return v, b, o, nil
-}
-
-func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // A siteKey identifies a site.

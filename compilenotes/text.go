@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/internal/units"
 )
 
@@ -51,7 +52,7 @@ func (a *Analysis) WriteText(w io.Writer, o TextOptions) error {
 	unit := unitOf(a.SampleType)
 	fmt.Fprintf(w, "Type: %s\nTotal: %s\n", a.SampleType, formatValue(a.Total, unit))
 	if a.BuildError != "" {
-		fmt.Fprintf(w, "Compiler notes: none (%s)\n", oneLine(a.BuildError))
+		fmt.Fprintf(w, "Compiler notes: none (%s)\n", term.OneLine(a.BuildError))
 	} else {
 		fmt.Fprintf(w, "Compiler notes: %d\n", a.Notes.Len())
 	}
@@ -122,5 +123,3 @@ func percent(v, total int64) string {
 	}
 	return fmt.Sprintf("%.1f%%", 100*float64(v)/float64(total))
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

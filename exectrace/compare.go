@@ -5,6 +5,8 @@ import (
 	"io"
 	"text/tabwriter"
 	"time"
+
+	"github.com/perflab/perflab/internal/units"
 )
 
 // WriteComparison writes two summaries side by side, old then new, with
@@ -15,7 +17,7 @@ func WriteComparison(w io.Writer, old, new *Summary, oldName, newName string) er
 	row := func(name string, a, b float64, format func(float64) string) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, format(a), format(b), change(a, b))
 	}
-	secs := func(x float64) string { return Seconds(time.Duration(x)) }
+	secs := func(x float64) string { return units.Duration(time.Duration(x)) }
 	num := func(x float64) string { return fmt.Sprintf("%.4g", x) }
 	pct := func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 	row("duration", float64(old.Duration), float64(new.Duration), secs)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/perflab/perflab/internal/units"
 	"golang.org/x/exp/trace"
 )
 
@@ -54,7 +55,7 @@ type TruncatedError struct {
 
 func (e *TruncatedError) Error() string {
 	return fmt.Sprintf("trace truncated or corrupt: kept its first %d complete generations (%d events, %s), lost the %s read after them: %v",
-		e.Valid.Generations, e.Valid.Events, byteCount(e.Valid.Bytes), byteCount(e.Read-e.Valid.Bytes), e.Err)
+		e.Valid.Generations, e.Valid.Events, units.Bytes(e.Valid.Bytes), units.Bytes(e.Read-e.Valid.Bytes), e.Err)
 }
 
 func (e *TruncatedError) Unwrap() error { return e.Err }
@@ -289,18 +290,4 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// byteCount formats a number of bytes, e.g. "3.2 MB".
-func byteCount(n int64) string {
-	const unit = 1000
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
 }

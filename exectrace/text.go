@@ -6,17 +6,19 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/perflab/perflab/internal/units"
 )
 
 // WriteText writes the summary for people to read.
 func (s *Summary) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintf(tw, "duration\t%s\t(%d events)\n", Seconds(s.Duration), s.Events)
+	fmt.Fprintf(tw, "duration\t%s\t(%d events)\n", units.Duration(s.Duration), s.Events)
 	fmt.Fprintf(tw, "GOMAXPROCS\t%d\t\n", s.GOMAXPROCS)
 	fmt.Fprintf(tw, "procs busy\t%.2f\tmean number of Ps running goroutines\n", s.ProcsBusyAvg)
 	fmt.Fprintf(tw, "goroutines\t%d created\t%d alive at most\n", s.GoroutinesCreated, s.GoroutinesMax)
 	fmt.Fprintf(tw, "GC\t%d cycles\t%d stop-the-world pauses, %s in all, %s at most; GC took %.1f%% of the Ps\n",
-		s.GC.Count, s.GC.STWCount, Seconds(s.GC.STWTotal), Seconds(s.GC.STWMax), 100*s.GC.CPUFraction)
+		s.GC.Count, s.GC.STWCount, units.Duration(s.GC.STWTotal), units.Duration(s.GC.STWMax), 100*s.GC.CPUFraction)
 	if len(s.MMU) > 0 {
 		var parts []string
 		for _, m := range s.MMU {
@@ -26,7 +28,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 	}
 	if l := s.SchedLatency; l.Count > 0 {
 		fmt.Fprintf(tw, "sched latency\t%s p50\t%s p90, %s p99, %s max over %d waits\n",
-			Seconds(l.P50), Seconds(l.P90), Seconds(l.P99), Seconds(l.Max), l.Count)
+			units.Duration(l.P50), units.Duration(l.P90), units.Duration(l.P99), units.Duration(l.Max), l.Count)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -64,7 +66,7 @@ func (s *Summary) sparkline(n int) string {
 		b.WriteRune(bars[max(0, min(k, len(bars)-1))])
 	}
 	col := s.Timeline[0].Width * time.Duration(per)
-	return fmt.Sprintf("%s  (0 to %d, %s a column)", b.String(), s.GOMAXPROCS, Seconds(col))
+	return fmt.Sprintf("%s  (0 to %d, %s a column)", b.String(), s.GOMAXPROCS, units.Duration(col))
 }
 
 func (s *Summary) writeStates(w io.Writer) {
@@ -79,7 +81,7 @@ func (s *Summary) writeStates(w io.Writer) {
 		if d == 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "  %s\t%.1f%%\t %s\n", Seconds(d), 100*float64(d)/total, stateInfo[st].words)
+		fmt.Fprintf(tw, "  %s\t%.1f%%\t %s\n", units.Duration(d), 100*float64(d)/total, stateInfo[st].words)
 	}
 	tw.Flush()
 }
@@ -89,9 +91,9 @@ func (s *Summary) writeBlocking(w io.Writer) {
 		if b.Total == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\ntop stacks %s (%s in all):\n", stateInfo[b.State].words, Seconds(b.Total))
+		fmt.Fprintf(w, "\ntop stacks %s (%s in all):\n", stateInfo[b.State].words, units.Duration(b.Total))
 		for _, st := range b.Stacks {
-			fmt.Fprintf(w, "  %8s %6dx  %s\n", Seconds(st.Time), st.Count, stackText(st.Frames, 4))
+			fmt.Fprintf(w, "  %8s %6dx  %s\n", units.Duration(st.Time), st.Count, stackText(st.Frames, 4))
 		}
 	}
 }
@@ -131,7 +133,7 @@ func writeLatencies(w io.Writer, what string, ls []Latency) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "  name\tcount\tp50\tp90\tp99\tmax\t\n")
 	for _, l := range ls {
-		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t\n", l.Name, l.Count, Seconds(l.P50), Seconds(l.P90), Seconds(l.P99), Seconds(l.Max))
+		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t\n", l.Name, l.Count, units.Duration(l.P50), units.Duration(l.P90), units.Duration(l.P99), units.Duration(l.Max))
 	}
 	tw.Flush()
 }

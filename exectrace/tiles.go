@@ -2,14 +2,11 @@ package exectrace
 
 import (
 	"cmp"
-	"embed"
-	"io/fs"
 	"math"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/perflab/perflab/internal/htmlpage"
 	"golang.org/x/exp/trace"
 )
 
@@ -351,11 +348,3 @@ func remerge(bs []Band, width float64) []Band {
 	}
 	return out
 }
-
-//go:embed assets
-var assets embed.FS
-
-// Assets returns the files a browser needs to draw Tiles: timeline.js,
-// whose perflabTimeline.render(canvas, tiles, options) draws the JSON form
-// of Tiles on a canvas, for a web UI to serve.
-func Assets() fs.FS { return htmlpage.Sub(assets, "assets") }

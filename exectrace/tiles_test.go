@@ -73,25 +73,6 @@ func meanBusy(tl *exectrace.Tiles) float64 {
 	return sum / float64(tl.End-tl.Start)
 }
 
-func TestTimelinePageEscapes(t *testing.T) {
-	tl := &exectrace.Tiles{End: time.Second, Columns: 1, Procs: []exectrace.Lane{{Busy: []float32{0.5}}},
-		STW: []exectrace.Band{{Start: 0, End: time.Millisecond, Name: "</script><b>x</b>"}}}
-	var buf bytes.Buffer
-	p := &exectrace.TimelinePage{Title: "<i>t</i>", Summary: "a < b", Tiles: tl}
-	if err := p.Render(&buf); err != nil {
-		t.Fatal(err)
-	}
-	page := buf.String()
-	for _, bad := range []string{"<i>t</i>", "</script><b>", "a < b"} {
-		if strings.Contains(page, bad) {
-			t.Errorf("page contains %q unescaped", bad)
-		}
-	}
-	if !strings.Contains(page, "perflabTimeline.render") || !strings.Contains(page, `"busy":[0.5]`) {
-		t.Errorf("page lacks the script or the tiles")
-	}
-}
-
 // headStart sums, over the goroutines already running when the events
 // begin, the time from the first event to the one telling their state.
 type headStart struct {

@@ -3,6 +3,8 @@ package exectrace
 import (
 	"fmt"
 	"time"
+
+	"github.com/perflab/perflab/internal/units"
 )
 
 // Thresholds of the verdicts.
@@ -52,17 +54,17 @@ func verdicts(s *Summary) []string {
 		d := s.States[st]
 		if d > minWait && float64(d) > waitRatio*float64(running) {
 			v = append(v, fmt.Sprintf("goroutines spent %s %s against %s running: %s",
-				Seconds(d), stateInfo[st].words, Seconds(running), what))
+				units.Duration(d), stateInfo[st].words, units.Duration(running), what))
 		}
 	}
 	if d := s.LockWait; d > minWait && float64(d) > waitRatio*float64(running) {
 		v = append(v, fmt.Sprintf("goroutines spent %s waiting for mutexes against %s running: lock contention (see the top sync stacks)",
-			Seconds(d), Seconds(running)))
+			units.Duration(d), units.Duration(running)))
 	}
 	wait(Syscall, "syscall-bound")
 	if d := s.States[Runnable]; d > minWait && float64(d) > waitRatio*float64(running) && s.SchedLatency.P99 >= schedP99 {
 		v = append(v, fmt.Sprintf("goroutines waited %s runnable for a P against %s running (p99 wait %s): scheduler latency; more runnable goroutines than Ps",
-			Seconds(d), Seconds(running), Seconds(s.SchedLatency.P99)))
+			units.Duration(d), units.Duration(running), units.Duration(s.SchedLatency.P99)))
 	}
 	return v
 }
@@ -74,30 +76,4 @@ func mmuText(s *Summary, w time.Duration) string {
 		}
 	}
 	return "unknown"
-}
-
-// Seconds formats a duration with three significant digits, e.g. "1.23s",
-// "45.6ms".
-func Seconds(d time.Duration) string {
-	switch {
-	case d == 0:
-		return "0s"
-	case d < time.Microsecond:
-		return fmt.Sprintf("%dns", d)
-	case d < time.Millisecond:
-		return sig(float64(d)/1e3) + "µs"
-	case d < time.Second:
-		return sig(float64(d)/1e6) + "ms"
-	}
-	return sig(d.Seconds()) + "s"
-}
-
-func sig(x float64) string {
-	switch {
-	case x >= 100:
-		return fmt.Sprintf("%.0f", x)
-	case x >= 10:
-		return fmt.Sprintf("%.1f", x)
-	}
-	return fmt.Sprintf("%.2f", x)
 }

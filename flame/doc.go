@@ -1,6 +1,6 @@
 // Package flame draws flame graphs of profiles: the data model a browser
 // queries and the JavaScript that draws it, shared by perflab web's
-// /ui/flamegraph, the static pages of "perflab flame -o" and perflab run's
+// /ui/flamegraph, the static pages of "perflab flame -o" and perflab investigate's
 // report.
 //
 // Build turns a *profile.Profile, under report.Options (filters, sample

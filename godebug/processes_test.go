@@ -60,7 +60,7 @@ func TestGCProcessesSummarisedSeparately(t *testing.T) {
 	}
 	var b strings.Builder
 	s.WriteText(&b)
-	for _, w := range []string{"3 processes in this trace; summarised separately", "== Process 1 of 3", "== Process 3 of 3", "max 232.01ms"} {
+	for _, w := range []string{"3 processes in this trace; summarised separately", "== Process 1 of 3", "== Process 3 of 3", "max 232ms"} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("text lacks %q:\n%s", w, b.String())
 		}

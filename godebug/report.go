@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/perflab/perflab/internal/units"
 )
 
 // WriteText writes the summary for a person to read; a trace of several
@@ -65,24 +67,24 @@ func processesHeader(b *strings.Builder, processes, omitted int) bool {
 // writeText writes the figures of one process.
 func (s *GCSummary) writeText(b *strings.Builder) {
 	fmt.Fprintf(b, "GCs:            %d over %s (%.2f/s), %d forced, %d P\n",
-		s.GCs, secs(s.DurationSeconds), s.GCsPerSecond, s.ForcedGCs, s.Procs)
+		s.GCs, units.Seconds(s.DurationSeconds), s.GCsPerSecond, s.ForcedGCs, s.Procs)
 	fmt.Fprintf(b, "GC CPU:         %d%% of CPU since start (runtime's figure); %s of GC CPU time, %.0f%% of it assists\n",
-		s.GCCPUPercent, secs(s.GCCPUSeconds), s.AssistPercent)
+		s.GCCPUPercent, units.Seconds(s.GCCPUSeconds), s.AssistPercent)
 	p := s.STWPause
 	fmt.Fprintf(b, "STW pause:      p50 %s  p90 %s  p99 %s  max %s  (%d over 100µs, total %s)\n",
-		secs(p.P50), secs(p.P90), secs(p.P99), secs(p.Max), s.PausesOver100us, secs(s.STWPauseTotal))
+		units.Seconds(p.P50), units.Seconds(p.P90), units.Seconds(p.P99), units.Seconds(p.Max), s.PausesOver100us, units.Seconds(s.STWPauseTotal))
 	fmt.Fprintf(b, "Concurrent mark: %s in total, %s mean, %s max per cycle\n",
-		secs(s.MarkSeconds), secs(s.MarkSeconds/float64(s.GCs)), secs(s.MarkMaxSeconds))
+		units.Seconds(s.MarkSeconds), units.Seconds(s.MarkSeconds/float64(s.GCs)), units.Seconds(s.MarkMaxSeconds))
 	fmt.Fprintf(b, "Live heap:      %s → %s (min %s, max %s); goal %s → %s\n",
-		mb(s.HeapLive.First), mb(s.HeapLive.Last), mb(s.HeapLive.Min), mb(s.HeapLive.Max),
-		mb(s.HeapGoal.First), mb(s.HeapGoal.Last))
+		units.MB(s.HeapLive.First), units.MB(s.HeapLive.Last), units.MB(s.HeapLive.Min), units.MB(s.HeapLive.Max),
+		units.MB(s.HeapGoal.First), units.MB(s.HeapGoal.Last))
 	fmt.Fprintf(b, "Verdict:        %s\n", s.Verdict)
 	b.WriteString("\nOver time (last GC of each quarter of the run):\n")
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "at\tGCs\tGC CPU\tmax pause\theap start\tend\tlive\tgoal\t")
 	for _, o := range s.OverTime {
-		fmt.Fprintf(tw, "%s\t%d\t%d%%\t%s\t%s\t%s\t%s\t%s\t\n", secs(o.EndSeconds), o.GCs, o.GCCPUPercent,
-			secs(o.PauseMax), mb(o.HeapStart), mb(o.HeapEnd), mb(o.HeapLive), mb(o.HeapGoal))
+		fmt.Fprintf(tw, "%s\t%d\t%d%%\t%s\t%s\t%s\t%s\t%s\t\n", units.Seconds(o.EndSeconds), o.GCs, o.GCCPUPercent,
+			units.Seconds(o.PauseMax), units.MB(o.HeapStart), units.MB(o.HeapEnd), units.MB(o.HeapLive), units.MB(o.HeapGoal))
 	}
 	tw.Flush()
 }
@@ -103,7 +105,7 @@ func (s *SchedSummary) writeText(b *strings.Builder) {
 	if s.GOMAXPROCSMin != s.GOMAXPROCSMax {
 		procs += fmt.Sprintf(" (varied %d-%d)", s.GOMAXPROCSMin, s.GOMAXPROCSMax)
 	}
-	fmt.Fprintf(b, "Samples:        %d over %s\n", s.Samples, secs(s.DurationSeconds))
+	fmt.Fprintf(b, "Samples:        %d over %s\n", s.Samples, units.Seconds(s.DurationSeconds))
 	fmt.Fprintf(b, "GOMAXPROCS:     %s; idle Ps %.1f%% on average\n", procs, s.IdleProcsPercent)
 	fmt.Fprintf(b, "Threads:        max %d, last %d; spinning max %d, mean %.2f\n",
 		s.ThreadsMax, s.ThreadsLast, s.SpinningMax, s.SpinningMean)
@@ -127,22 +129,8 @@ func (s *SchedSummary) writeText(b *strings.Builder) {
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "until\tsamples\tidle Ps\tglobal queue max\tper-P queue max\tthreads max\t")
 	for _, o := range s.OverTime {
-		fmt.Fprintf(tw, "%s\t%d\t%.0f%%\t%d\t%d\t%d\t\n", secs(o.EndSeconds), o.Samples, o.IdleProcsPercent,
+		fmt.Fprintf(tw, "%s\t%d\t%.0f%%\t%d\t%d\t%d\t\n", units.Seconds(o.EndSeconds), o.Samples, o.IdleProcsPercent,
 			o.RunQueueMax, o.LocalRunQueueMax, o.ThreadsMax)
 	}
 	tw.Flush()
-}
-
-// secs formats seconds with a unit that suits its size.
-func secs(s float64) string {
-	switch {
-	case s == 0:
-		return "0s"
-	case s < 1e-3:
-		return fmt.Sprintf("%.0fµs", s*1e6)
-	case s < 1:
-		return fmt.Sprintf("%.2fms", s*1e3)
-	default:
-		return fmt.Sprintf("%.2fs", s)
-	}
 }

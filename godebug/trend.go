@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/perflab/perflab/internal/units"
 )
 
 // A Trend is the least-squares trend of the live heap and the verdict
@@ -102,10 +104,10 @@ func LiveHeapTrend(ps []GCPoint) Trend {
 	span := (t.To - t.From).Round(time.Millisecond)
 	if t.Leak {
 		t.Verdict = fmt.Sprintf("possible leak: live heap (retained) grew from %s to %s over %v (%s/s, R²=%.2f), still growing at the end",
-			mb(first), mb(final), span, mb(int64(f.Slope)), f.R2)
+			units.MB(first), units.MB(final), span, units.MB(int64(f.Slope)), f.R2)
 	} else {
 		t.Verdict = fmt.Sprintf("steady: live heap (retained) stayed between %s and %s over %v (trend %s/s, R²=%.2f)",
-			mb(minLive(ps)), mb(max(earlier, final)), span, mb(int64(f.Slope)), f.R2)
+			units.MB(minLive(ps)), units.MB(max(earlier, final)), span, units.MB(int64(f.Slope)), f.R2)
 	}
 	return t
 }
@@ -116,11 +118,6 @@ func minLive(ps []GCPoint) int64 {
 		m = min(m, p.Retained())
 	}
 	return m
-}
-
-// mb formats a byte count in MB, the runtime's unit.
-func mb(b int64) string {
-	return fmt.Sprintf("%.1f MB", float64(b)/(1<<20))
 }
 
 // tailGrows reports whether the later half of the points still climbs at

@@ -47,6 +47,7 @@ func (r *runner) analyze() {
 
 func (r *runner) analyzeLoad() {
 	rep := r.rep
+	rep.results = r.results
 	for i, res := range r.results {
 		u := URLLoad{URL: res.URL, Method: r.o.Load.Method, Responses: res.Responses, Errors: res.ErrorCount,
 			RPS: res.RPS(), Seconds: res.Elapsed.Seconds(), Latency: Quantiles{

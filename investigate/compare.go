@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/bench"
+	"github.com/perflab/perflab/internal/units"
 )
 
 // A Comparison is this run against an earlier one (-base).
@@ -127,9 +128,9 @@ func (c *Comparison) writeText(w io.Writer) {
 		unit func(float64) string
 	}{
 		{"req/s (median of rounds)", c.RPS, func(v float64) string { return fmt.Sprintf("%.0f", v) }},
-		{"mean latency (median of rounds)", c.MeanLatency, seconds},
-		{"latency p99", c.P99, seconds},
-		{"bytes allocated per request", c.AllocBytesPerRequest, func(v float64) string { return byteSize(int64(v)) }},
+		{"mean latency (median of rounds)", c.MeanLatency, units.Seconds},
+		{"latency p99", c.P99, units.Seconds},
+		{"bytes allocated per request", c.AllocBytesPerRequest, func(v float64) string { return units.Bytes(int64(v)) }},
 		{"objects allocated per request", c.AllocsPerRequest, func(v float64) string { return fmt.Sprintf("%.1f", v) }},
 		{"GCs per 1000 requests", c.GCCyclesPer1000, trim},
 		{"GC CPU %", c.GCCPUPercent, func(v float64) string { return fmt.Sprintf("%.1f%%", v) }},

@@ -1,5 +1,5 @@
 // Package investigate is perflab's "investigate" step, the one command
-// behind perflab run: it does the whole manual loop of profiling a server
+// behind perflab investigate: it does the whole manual loop of profiling a server
 // at once and reports it in one place.
 //
 // Run starts the program with GODEBUG=gctrace=1 in its own process group
@@ -28,5 +28,5 @@
 //
 // The report page embeds package flame's flame graph of the CPU profile
 // and, with a base run, the differential flame graph of the two, and the
-// execution trace's timeline drawn by package exectrace's timeline.js.
+// execution trace's timeline drawn by package timeline's timeline.js.
 package investigate

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/perflab/perflab/internal/units"
 )
 
 // findings draws the report's conclusions, biggest estimated effect first.
@@ -25,7 +27,7 @@ func findings(rep *Report) []Finding {
 		out = append(out, Finding{Kind: "gc",
 			Title: fmt.Sprintf("GC ran %s times per 1000 requests, using %.1f%% of the CPU", trim(rep.GC.CyclesPer1000), rep.GC.CPUPercent),
 			Evidence: fmt.Sprintf("%d collections in %.1fs of load (%d requests); %s allocated per request; pause p99 %s",
-				rep.GC.Cycles, rep.WindowSeconds, rep.Requests, byteSize(int64(rep.AllocBytesPerRequest)), seconds(rep.GC.PauseP99)),
+				rep.GC.Cycles, rep.WindowSeconds, rep.Requests, units.Bytes(int64(rep.AllocBytesPerRequest)), units.Seconds(rep.GC.PauseP99)),
 			Where:  "the allocation sites above; GOGC and GOMEMLIMIT",
 			Effect: max(rep.GC.CPUPercent/100, rep.CPU.GCShare)})
 	}
@@ -41,11 +43,11 @@ func findings(rep *Report) []Finding {
 func allocFinding(s AllocSite, memCost float64) Finding {
 	where := fmt.Sprintf("%s (%s:%d)", shortFunc(s.Func), filepath.Base(s.File), s.Line)
 	title := fmt.Sprintf("%.0f%% of bytes allocated come from %s called in %s, %s per request",
-		100*s.BytesShare, shortFunc(s.Callee), where, byteSize(int64(s.BytesPerReq)))
+		100*s.BytesShare, shortFunc(s.Callee), where, units.Bytes(int64(s.BytesPerReq)))
 	if s.Callee == "" {
-		title = fmt.Sprintf("%.0f%% of bytes allocated come from %s, %s per request", 100*s.BytesShare, where, byteSize(int64(s.BytesPerReq)))
+		title = fmt.Sprintf("%.0f%% of bytes allocated come from %s, %s per request", 100*s.BytesShare, where, units.Bytes(int64(s.BytesPerReq)))
 	}
-	ev := fmt.Sprintf("%s in %d objects in the measured window", byteSize(s.Bytes), s.Objects)
+	ev := fmt.Sprintf("%s in %d objects in the measured window", units.Bytes(s.Bytes), s.Objects)
 	if len(s.Reasons) > 0 {
 		ev += "; the compiler says: " + strings.Join(s.Reasons, "; ")
 	}
@@ -91,7 +93,7 @@ func healthFindings(rep *Report) []Finding {
 	if rep.Latency.P50 > 0 && rep.Latency.P99 > 10*rep.Latency.P50 {
 		out = append(out, Finding{Kind: "latency",
 			Title:    fmt.Sprintf("p99 latency is %.0fx the median", rep.Latency.P99/rep.Latency.P50),
-			Evidence: fmt.Sprintf("p50 %s, p99 %s, max %s; GC pause p99 %s", seconds(rep.Latency.P50), seconds(rep.Latency.P99), seconds(rep.Latency.Max), seconds(rep.GC.PauseP99)),
+			Evidence: fmt.Sprintf("p50 %s, p99 %s, max %s; GC pause p99 %s", units.Seconds(rep.Latency.P50), units.Seconds(rep.Latency.P99), units.Seconds(rep.Latency.Max), units.Seconds(rep.GC.PauseP99)),
 			Where:    "the execution trace (blocking, scheduler latency) and the GC", Effect: 0.05})
 	}
 	if f, ok := goroutineFinding(rep); ok {
@@ -99,7 +101,7 @@ func healthFindings(rep *Report) []Finding {
 	}
 	if t := rep.Trace; t.SchedLatencyP99 > 0.005 {
 		out = append(out, Finding{Kind: "sched",
-			Title:    fmt.Sprintf("runnable goroutines waited up to %s (p99) for a processor", seconds(t.SchedLatencyP99)),
+			Title:    fmt.Sprintf("runnable goroutines waited up to %s (p99) for a processor", units.Seconds(t.SchedLatencyP99)),
 			Evidence: fmt.Sprintf("execution trace: %.2f of %d Ps busy on average", t.BusyPs, t.GOMAXPROCS),
 			Where:    t.File + " (perflab trace)", Effect: 0.03})
 	}
@@ -126,44 +128,14 @@ func trim(x float64) string {
 	return fmt.Sprintf("%.2g", x)
 }
 
-func seconds(s float64) string {
-	switch {
-	case s == 0:
-		return "0"
-	case s < 1e-3:
-		return fmt.Sprintf("%.0fµs", s*1e6)
-	case s < 1:
-		return fmt.Sprintf("%.1fms", s*1e3)
-	}
-	return fmt.Sprintf("%.2fs", s)
-}
-
 // headline is the report in one line.
 func headline(rep *Report) string {
-	parts := []string{fmt.Sprintf("%.0f req/s", rep.RPS), "p99 " + seconds(rep.Latency.P99)}
+	parts := []string{fmt.Sprintf("%.0f req/s", rep.RPS), "p99 " + units.Seconds(rep.Latency.P99)}
 	if rep.AllocBytes > 0 {
-		parts = append(parts, fmt.Sprintf("%s and %.0f objects allocated per request", byteSize(int64(rep.AllocBytesPerRequest)), rep.AllocsPerRequest))
+		parts = append(parts, fmt.Sprintf("%s and %.0f objects allocated per request", units.Bytes(int64(rep.AllocBytesPerRequest)), rep.AllocsPerRequest))
 	}
 	parts = append(parts, fmt.Sprintf("%s GCs per 1000 requests", trim(rep.GC.CyclesPer1000)), fmt.Sprintf("%.1f%% CPU in GC", rep.GC.CPUPercent))
 	return strings.Join(parts, ", ")
-}
-
-// byteSize prints a size as the article does: 2.3 KB, 4.4 GB.
-func byteSize(b int64) string {
-	if b < 0 {
-		return "-" + byteSize(-b)
-	}
-	f := float64(b)
-	for _, u := range []string{"B", "KB", "MB", "GB"} {
-		if f < 1024 || u == "GB" {
-			if u == "B" {
-				return fmt.Sprintf("%d B", b)
-			}
-			return fmt.Sprintf("%.1f %s", f, u)
-		}
-		f /= 1024
-	}
-	return ""
 }
 
 // goroutineFinding reports the group of goroutines that grew most, when

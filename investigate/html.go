@@ -9,10 +9,11 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/chart"
-	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/internal/htmlpage"
+	"github.com/perflab/perflab/internal/units"
 	"github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/timeline"
 )
 
 // flame draws the flame graph fragment: through Options.Flame if set,
@@ -62,8 +63,8 @@ func charts(rep *Report) []chart.Chart {
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"pct":     func(x float64) string { return trimPct(100 * x) },
-	"seconds": seconds,
-	"bytes":   func(x float64) string { return byteSize(int64(x)) },
+	"seconds": units.Seconds,
+	"bytes":   func(x float64) string { return units.Bytes(int64(x)) },
 	"base":    filepath.Base,
 }).Parse(htmlPage))
 
@@ -89,7 +90,7 @@ func (rep *Report) WriteHTML(w io.Writer, flame template.HTML) error {
 		UPlotJS, ChartJS, Specs, TimelineJS template.JS
 	}{rep, text.String(), flame, template.CSS(read("uPlot.min.css")),
 		template.JS(read("uPlot.iife.min.js")), template.JS(read("perflab-chart.js")), template.JS(specs),
-		template.JS(htmlpage.Text(exectrace.Assets(), "timeline.js"))} // the scripts are perflab's own
+		timeline.Script()} // the scripts are perflab's own
 	return htmlpage.Render(w, htmlTemplate, data)
 }
 

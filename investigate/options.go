@@ -78,11 +78,28 @@ const (
 	DefaultGrace  = 5 * time.Second
 )
 
-// ErrUsage marks an error in the options (a usage error for a command).
+// ErrUsage is what every UsageError is, for errors.Is: a mistake in the
+// options.
 var ErrUsage = errors.New("usage")
 
+// A UsageError is a mistake in the Options, such as a missing URL or a
+// negative duration: a usage error for a command. Its message names the
+// option at fault.
+type UsageError struct {
+	Err error
+}
+
+// Error returns the message, which names the option.
+func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrUsage.
+func (e *UsageError) Is(target error) bool { return target == ErrUsage }
+
 func usagef(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
+	return &UsageError{fmt.Errorf(format, args...)}
 }
 
 // check validates the options and fills in defaults.
@@ -134,7 +151,7 @@ func (o *Options) check() error {
 func (o *Options) checkURL(flag, raw string) error {
 	u, err := loadgen.ParseURL(raw)
 	if err != nil {
-		return usagef("%s: %v", flag, err)
+		return usagef("%s: %w", flag, err)
 	}
 	if !o.AllowRemote && !httpguard.IsLoopback(u.Hostname()) {
 		return usagef("%s %s: host %s is not loopback; add -allow-remote to load another machine", flag, raw, u.Hostname())

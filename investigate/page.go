@@ -7,7 +7,7 @@ const htmlPage = `<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>perflab run: {{index .R.Program 0}}</title>
+<title>perflab investigate: {{index .R.Program 0}}</title>
 <style>{{.UPlotCSS}}</style>
 <style>
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 1240px; padding: 0 1em; color: #222; }
@@ -19,7 +19,7 @@ table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: righ
 </style>
 </head>
 <body>
-<h1>perflab run: <code>{{range .R.Program}}{{.}} {{end}}</code></h1>
+<h1>perflab investigate: <code>{{range .R.Program}}{{.}} {{end}}</code></h1>
 <p class="headline" id="headline">{{.R.Headline}}</p>
 {{range .R.Problems}}<p class="problem">{{.}}</p>{{end}}
 <h2>Findings</h2>

@@ -2,6 +2,7 @@ package investigate
 
 import (
 	"github.com/perflab/perflab/exectrace"
+	"github.com/perflab/perflab/loadgen"
 	"slices"
 )
 
@@ -44,7 +45,13 @@ type Report struct {
 	ExitStatus int         `json:"exit_status"`
 	Problems   []string    `json:"problems"`
 	Artefacts  []string    `json:"artefacts"`
+
+	results []*loadgen.Result // the load of each URL, measured window
 }
+
+// LoadResults returns the load generator's result for each URL, in
+// order, for a verdict such as loadgen.FailureLimit's.
+func (r *Report) LoadResults() []*loadgen.Result { return r.results }
 
 // Cost is what the run spent, for scripts/bench-run: the program's CPU
 // over its whole life, perflab's own (load generator, collectors and

@@ -8,13 +8,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/internal/atomicfile"
 	"github.com/perflab/perflab/internal/cputime"
+	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/loadgen"
 )
 
@@ -24,7 +24,7 @@ import (
 // even when the run ended early (the program exited, never answered, or
 // served no /debug/pprof/): the report's Problems say what went wrong and
 // the files hold what was collected. The error is nil only when the
-// whole run went through; a bad Options wraps ErrUsage.
+// whole run went through; a bad Options is a *UsageError.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	if err := o.check(); err != nil {
 		return nil, err
@@ -41,7 +41,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	if err != nil {
-		r.rep.Problems = append(r.rep.Problems, oneLine(err.Error()))
+		r.rep.Problems = append(r.rep.Problems, term.OneLine(err.Error()))
 	}
 	r.analyze()
 	if werr := r.write(); werr != nil {
@@ -82,7 +82,7 @@ type runner struct {
 func (r *runner) problem(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.rep.Problems = append(r.rep.Problems, oneLine(fmt.Sprintf(format, args...)))
+	r.rep.Problems = append(r.rep.Problems, term.OneLine(fmt.Sprintf(format, args...)))
 }
 
 func (r *runner) run(ctx context.Context) error {
@@ -285,9 +285,4 @@ func (r *runner) load(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// oneLine folds a multi-line message onto one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ; ")), " ")
 }

@@ -68,7 +68,7 @@ func TestRSSSearch(t *testing.T) {
 	checkFiles(t, filepath.Join(dir, "tuned"))
 }
 
-// runRSS runs rsssearch's variant under perflab run, with base if not "".
+// runRSS runs rsssearch's variant under perflab investigate, with base if not "".
 // Its ports are free when chosen but another test may take one before the
 // program binds it: then the program says so in its log, and the run is
 // tried again on new ports.
@@ -267,4 +267,14 @@ func processAlive(pid int) bool {
 	}
 	f := strings.Fields(string(b))
 	return len(f) > 2 && f[2] != "Z"
+}
+
+// TestUsageErrorNamesTheOption: a bad option is a *UsageError whose
+// message starts with the option, not with a prefix to cut.
+func TestUsageErrorNamesTheOption(t *testing.T) {
+	_, err := Run(context.Background(), Options{Program: "x", URLs: []string{"ftp://127.0.0.1/"}, Dir: t.TempDir()})
+	var ue *UsageError
+	if !errors.As(err, &ue) || strings.HasPrefix(err.Error(), "usage") {
+		t.Errorf("Run: %v; want a *UsageError that names the option", err)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/perflab/perflab/internal/atomicfile"
+	"github.com/perflab/perflab/internal/units"
 )
 
 // write saves report.json, report.txt, report.html and rounds.txt.
@@ -44,7 +45,7 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 // writeRounds writes the rounds in the Go benchmark format, for -base
 // (package bench reads them).
 func (rep *Report) writeRounds(w io.Writer) error {
-	fmt.Fprintf(w, "# perflab run rounds: %s\n", strings.Join(rep.Program, " "))
+	fmt.Fprintf(w, "# perflab investigate rounds: %s\n", strings.Join(rep.Program, " "))
 	for _, rd := range rep.Rounds {
 		idx := 1
 		for i, u := range rep.URLs {
@@ -64,7 +65,7 @@ func (rep *Report) writeRounds(w io.Writer) error {
 
 // WriteText writes the report for a terminal or report.txt.
 func (rep *Report) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "perflab run: %s\n%s\n", strings.Join(rep.Program, " "), rep.Headline)
+	fmt.Fprintf(w, "perflab investigate: %s\n%s\n", strings.Join(rep.Program, " "), rep.Headline)
 	fmt.Fprintf(w, "\nFindings, biggest estimated effect first:\n")
 	for i, f := range rep.Findings {
 		fmt.Fprintf(w, "%2d. %s\n    %s\n", i+1, f.Title, f.Evidence)
@@ -97,7 +98,7 @@ func (rep *Report) writeLoadText(w io.Writer) {
 	fmt.Fprintf(tw, "  url\tresponses\terrors\treq/s\tp50\tp90\tp99\tmax\n")
 	for _, u := range rep.URLs {
 		fmt.Fprintf(tw, "  %s %s\t%d\t%d\t%.0f\t%s\t%s\t%s\t%s\n", u.Method, u.URL, u.Responses, u.Errors+u.Non2xx, u.RPS,
-			seconds(u.Latency.P50), seconds(u.Latency.P90), seconds(u.Latency.P99), seconds(u.Latency.Max))
+			units.Seconds(u.Latency.P50), units.Seconds(u.Latency.P90), units.Seconds(u.Latency.P99), units.Seconds(u.Latency.Max))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "  latency histogram (corrected for coordinated omission at a fixed rate):\n")
@@ -106,7 +107,7 @@ func (rep *Report) writeLoadText(w io.Writer) {
 		most = max(most, b.Count)
 	}
 	for _, b := range rep.Histogram {
-		fmt.Fprintf(w, "  %10s [%d]\t|%s\n", seconds(b.Le), b.Count, strings.Repeat("■", int(40*b.Count/max(most, 1))))
+		fmt.Fprintf(w, "  %10s [%d]\t|%s\n", units.Seconds(b.Le), b.Count, strings.Repeat("■", int(40*b.Count/max(most, 1))))
 	}
 	fmt.Fprintf(w, "  rounds (req/s):")
 	for _, rd := range rep.Rounds {
@@ -118,7 +119,7 @@ func (rep *Report) writeLoadText(w io.Writer) {
 func (rep *Report) writeProfilesText(w io.Writer) {
 	c := rep.CPU
 	fmt.Fprintf(w, "\nCPU (%.1f s profile): %.2f cores busy, %s of CPU per request; %.0f%% in GC, %.0f%% in malloc\n",
-		c.ProfileSeconds, c.Utilization, seconds(c.SecondsPerRequest), 100*c.GCShare, 100*c.MallocShare)
+		c.ProfileSeconds, c.Utilization, units.Seconds(c.SecondsPerRequest), 100*c.GCShare, 100*c.MallocShare)
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "flat\tflat%%\tcum\tcum%%\t  \n")
 	for _, f := range rep.CPUTop {
@@ -126,13 +127,13 @@ func (rep *Report) writeProfilesText(w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nAllocations: %s and %.1f objects per request (%s in the window); in-use heap grew %s\n",
-		byteSize(int64(rep.AllocBytesPerRequest)), rep.AllocsPerRequest, byteSize(rep.AllocBytes), byteSize(rep.HeapInuseGrowth))
+		units.Bytes(int64(rep.AllocBytesPerRequest)), rep.AllocsPerRequest, units.Bytes(rep.AllocBytes), units.Bytes(rep.HeapInuseGrowth))
 	for _, s := range rep.AllocTop {
 		callee := ""
 		if s.Callee != "" {
 			callee = " → " + s.Callee
 		}
-		fmt.Fprintf(w, "  %5.1f%% %10s/req  %s (%s:%d)%s\n", 100*s.BytesShare, byteSize(int64(s.BytesPerReq)), s.Func, filepath.Base(s.File), s.Line, callee)
+		fmt.Fprintf(w, "  %5.1f%% %10s/req  %s (%s:%d)%s\n", 100*s.BytesShare, units.Bytes(int64(s.BytesPerReq)), s.Func, filepath.Base(s.File), s.Line, callee)
 		for _, why := range s.Reasons {
 			fmt.Fprintf(w, "           %s\n", why)
 		}
@@ -153,8 +154,8 @@ func (rep *Report) writeProfilesText(w io.Writer) {
 func (rep *Report) writeRuntimeText(w io.Writer) {
 	g := rep.GC
 	fmt.Fprintf(w, "\nGC (gctrace): %d cycles in the window, %s per 1000 requests, %.1f%% of %d Ps' CPU; pause p99 %s, max %s\n",
-		g.Cycles, trim(g.CyclesPer1000), g.CPUPercent, g.Procs, seconds(g.PauseP99), seconds(g.PauseMax))
-	fmt.Fprintf(w, "  live heap %s → %s (max %s); %s\n", byteSize(g.HeapLiveFirst), byteSize(g.HeapLiveLast), byteSize(g.HeapLiveMax), g.Verdict)
+		g.Cycles, trim(g.CyclesPer1000), g.CPUPercent, g.Procs, units.Seconds(g.PauseP99), units.Seconds(g.PauseMax))
+	fmt.Fprintf(w, "  live heap %s → %s (max %s); %s\n", units.Bytes(g.HeapLiveFirst), units.Bytes(g.HeapLiveLast), units.Bytes(g.HeapLiveMax), g.Verdict)
 	gr := rep.Goroutines
 	fmt.Fprintf(w, "\nGoroutines: %d at the start, %d at the end\n", gr.Start, gr.End)
 	for _, x := range gr.Groups[:min(8, len(gr.Groups))] {
@@ -169,7 +170,7 @@ func (rep *Report) writeRuntimeText(w io.Writer) {
 	}
 	if t := rep.Trace; t.File != "" {
 		fmt.Fprintf(w, "\nExecution trace (%s, %s): %.2f of %d Ps busy on average, scheduling latency p99 %s, %s waiting for locks\n",
-			t.File, seconds(t.Seconds), t.BusyPs, t.GOMAXPROCS, seconds(t.SchedLatencyP99), seconds(t.LockWait))
+			t.File, units.Seconds(t.Seconds), t.BusyPs, t.GOMAXPROCS, units.Seconds(t.SchedLatencyP99), units.Seconds(t.LockWait))
 		for _, l := range t.Summary {
 			fmt.Fprintf(w, "  %s\n", l)
 		}

@@ -115,17 +115,18 @@ type leanClient struct {
 	redirect *netClient // made on the first redirect
 }
 
-func (c *leanClient) do(ctx context.Context, deadline time.Time, s *Sample) error {
-	err := c.conn.Do(ctx, deadline, &c.res, &c.tm)
+func (c *leanClient) do(ctx context.Context, start, deadline time.Time, s *Sample) (time.Time, error) {
+	err := c.conn.Do(ctx, start, deadline, &c.res, &c.tm)
 	s.DNSDialup, s.DNS, s.Write, s.Wait, s.Read = c.tm.Conn, c.tm.DNS, c.tm.Write, c.tm.Wait, c.tm.Read
 	if err != nil {
-		return err
+		return c.tm.End, err
 	}
 	s.Status, s.Bytes = c.res.Head.Status, c.res.Bytes
 	if isRedirect(s.Status) && len(c.res.Head.Location) > 0 && !c.t.cfg.DisableRedirects {
-		return c.follow(ctx, deadline, s)
+		err := c.follow(ctx, deadline, s)
+		return time.Now(), err
 	}
-	return nil
+	return c.tm.End, nil
 }
 
 // follow sends the request a redirect points to through net/http, which

@@ -135,22 +135,32 @@ func ParseURL(s string) (*url.URL, error) {
 func ParseHeader(s string) (name, value string, err error) {
 	name, value, ok := strings.Cut(s, ":")
 	if !ok {
-		return "", "", fmt.Errorf("header %q: want \"Name: value\"", s)
+		return "", "", &HeaderError{s, `want "Name: value"`}
 	}
 	if !isToken(name) {
-		return "", "", fmt.Errorf("header %q: bad name %q", s, name)
+		return "", "", &HeaderError{s, fmt.Sprintf("bad name %q", name)}
 	}
 	value = strings.Trim(value, " \t")
 	if value == "" {
-		return "", "", fmt.Errorf("header %q: empty value", s)
+		return "", "", &HeaderError{s, "empty value"}
 	}
 	for _, c := range []byte(value) {
 		if c < ' ' && c != '\t' || c == 0x7f {
-			return "", "", fmt.Errorf("header %q: control character in value", s)
+			return "", "", &HeaderError{s, "control character in value"}
 		}
 	}
 	return http.CanonicalHeaderKey(name), value, nil
 }
+
+// A HeaderError is a malformed "Name: value" header. Its Reason does not
+// repeat the header, whose value may be a secret.
+type HeaderError struct {
+	Header string // as given
+	Reason string // what is wrong, e.g. "empty value"
+}
+
+// Error returns the header, quoted, and the reason.
+func (e *HeaderError) Error() string { return fmt.Sprintf("header %q: %s", e.Header, e.Reason) }
 
 // ValidMethod reports whether m is a well-formed HTTP method: a token.
 func ValidMethod(m string) bool { return isToken(m) }

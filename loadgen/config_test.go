@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -78,5 +79,15 @@ func TestServerName(t *testing.T) {
 		if lean != tt.want || nt != tt.want {
 			t.Errorf("URL %s, Host %q: server name %q (lean), %q (net/http); want %q", tt.url, tt.host, lean, nt, tt.want)
 		}
+	}
+}
+
+// TestParseHeaderErrorKeepsTheReason: the reason is a field, so that a
+// caller can report it without the value, which may be a secret.
+func TestParseHeaderErrorKeepsTheReason(t *testing.T) {
+	_, _, err := ParseHeader("X-Token: s3cret\x01")
+	var he *HeaderError
+	if !errors.As(err, &he) || he.Reason != "control character in value" || strings.Contains(he.Reason, "s3cret") {
+		t.Errorf("ParseHeader: %v; want a *HeaderError with the reason alone", err)
 	}
 }

@@ -281,12 +281,13 @@ func TestProgressAndSamples(t *testing.T) {
 	defer srv.Close()
 	var progress []Progress
 	var samples int64
-	res := run(t, Config{URL: srv.URL, C: 2, Rate: 400, Duration: 600 * time.Millisecond,
+	// 1.5 s for at least 3 reports at 100 ms: a loaded machine misses ticks.
+	res := run(t, Config{URL: srv.URL, C: 2, Rate: 400, Duration: 1500 * time.Millisecond,
 		ProgressEvery: 100 * time.Millisecond,
 		OnProgress:    func(p Progress) { progress = append(progress, p) },
 		OnSample: func(s Sample) {
 			samples++
-			if s.Status != 200 || s.Latency < time.Millisecond || s.Uncorrected > s.Latency || s.Offset > time.Second {
+			if s.Status != 200 || s.Latency < time.Millisecond || s.Uncorrected > s.Latency || s.Offset > 2*time.Second {
 				t.Errorf("bad sample %+v", s)
 			}
 		}})
@@ -294,7 +295,7 @@ func TestProgressAndSamples(t *testing.T) {
 		t.Errorf("%d samples for %d responses", samples, res.Responses)
 	}
 	if len(progress) < 3 {
-		t.Fatalf("%d progress reports in 0.6 s at 100ms", len(progress))
+		t.Fatalf("%d progress reports in 1.5 s at 100ms", len(progress))
 	}
 	last := progress[len(progress)-1]
 	if last.Sent <= progress[0].Sent || last.Sent > res.Requests || last.P50 < time.Millisecond || last.P99 < last.P50 {

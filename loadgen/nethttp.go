@@ -61,8 +61,9 @@ type netClient struct {
 	nt *netTarget
 }
 
-func (c *netClient) do(ctx context.Context, deadline time.Time, s *Sample) error {
-	return c.send(ctx, deadline, c.nt.t.method, c.nt.t.url.String(), true, s)
+func (c *netClient) do(ctx context.Context, _, deadline time.Time, s *Sample) (time.Time, error) {
+	err := c.send(ctx, deadline, c.nt.t.method, c.nt.t.url.String(), true, s)
+	return time.Now(), err
 }
 
 func (c *netClient) send(ctx context.Context, deadline time.Time, method, target string, withBody bool, s *Sample) error {

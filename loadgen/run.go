@@ -34,9 +34,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 const EndGrace = time.Second
 
 // A client sends the run's request and fills in a Sample's status, size
-// and phases. Each worker owns one.
+// and phases. Each worker owns one. start is when the worker read the
+// clock just before the call; do returns when the response ended (or the
+// request failed), so that a request costs as few clock reads as it can.
 type client interface {
-	do(ctx context.Context, deadline time.Time, s *Sample) error
+	do(ctx context.Context, start, deadline time.Time, s *Sample) (end time.Time, err error)
 	abort() // make a call in progress fail now; safe from another goroutine
 	close()
 }
@@ -151,8 +153,7 @@ func (r *runner) work(sh *shard) {
 		if r.t.cfg.Timeout > 0 {
 			deadline = sl.sent.Add(r.t.cfg.Timeout)
 		}
-		err := c.do(r.ctx, deadline, &s)
-		done := time.Now()
+		done, err := c.do(r.ctx, sl.sent, deadline, &s)
 		if r.ctx.Err() != nil {
 			return // abandoned: counted as unfinished
 		}

@@ -3,6 +3,8 @@ package loadgen
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -73,4 +75,86 @@ func (r *Result) FailureShare() float64 {
 		return 0
 	}
 	return float64(r.Failures()) / float64(total)
+}
+
+// A FailureLimit is the one meaning of -fail-on-errors, for perflab load
+// and perflab investigate alike: the largest share of failed requests (Failures
+// over every request sent or due) a run may have. It is a flag.Value
+// that reads a fraction ("0.01") or a percentage ("1%"); the zero value
+// is no limit.
+type FailureLimit struct {
+	Share float64
+	On    bool // the flag was given
+}
+
+// String prints the share as a percentage, or "" when there is no limit.
+func (l *FailureLimit) String() string {
+	if !l.On {
+		return ""
+	}
+	return formatShare(l.Share)
+}
+
+// Set parses a share from 0 to 1, as a fraction or a percentage.
+func (l *FailureLimit) Set(v string) error {
+	share, err := parseShare(v)
+	if err != nil {
+		return err
+	}
+	l.Share, l.On = share, true
+	return nil
+}
+
+// Check returns an error when the results, together, failed more than
+// the limit allows: how many of how many requests failed, and how.
+func (l *FailureLimit) Check(results ...*Result) error {
+	var failed, due, errs, server, unfinished, unsent int64
+	var urls []string
+	for _, r := range results {
+		failed += r.Failures()
+		due += r.Requests + r.Unfinished + r.Unsent
+		errs, server, unfinished, unsent = errs+r.ErrorCount, server+r.ServerErrors, unfinished+r.Unfinished, unsent+r.Unsent
+		urls = append(urls, r.URL)
+	}
+	if !l.On || due == 0 || float64(failed)/float64(due) <= l.Share {
+		return nil
+	}
+	var parts []string
+	for _, c := range []struct {
+		n    int64
+		what string
+	}{{errs, "without a response"}, {server, "with a 5xx status"}, {unfinished, "unfinished"}, {unsent, "never sent"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	return fmt.Errorf("%s of the %d requests to %s failed (%s), more than -fail-on-errors %s",
+		formatShare(float64(failed)/float64(due)), due, strings.Join(urls, ", "), strings.Join(parts, ", "), l)
+}
+
+// parseShare parses a share from 0 to 1 given as a fraction ("0.01") or
+// a percentage ("1%", "0.5%").
+func parseShare(v string) (float64, error) {
+	num, pct := strings.CutSuffix(strings.TrimSpace(v), "%")
+	x, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("bad share %q: want a fraction like 0.01 or a percentage like 1%%", v)
+	}
+	if pct {
+		x /= 100
+	}
+	switch {
+	case x < 0:
+		return 0, fmt.Errorf("share %q is negative", v)
+	case x > 1 && !pct:
+		return 0, fmt.Errorf("share %q is more than 1; write %s%% for a percentage", v, num)
+	case x > 1:
+		return 0, fmt.Errorf("share %q is more than 100%%", v)
+	}
+	return x, nil
+}
+
+// formatShare prints a share as a percentage, with no more digits than it needs.
+func formatShare(x float64) string {
+	return strconv.FormatFloat(x*100, 'g', 4, 64) + "%"
 }

@@ -89,3 +89,23 @@ func TestUnsent(t *testing.T) {
 		t.Errorf("report does not show the unsent requests:\n%s", b.String())
 	}
 }
+
+// FuzzParseShare checks that an accepted -fail-on-errors value is a share
+// from 0 to 1 that prints back to the same share.
+func FuzzParseShare(f *testing.F) {
+	for _, s := range []string{"0.01", "1%", "0.5%", "100%", "5", "-1%", "NaN", "1e-3", "%", " 2% "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		x, err := parseShare(s)
+		if err != nil {
+			return
+		}
+		if !(x >= 0 && x <= 1) {
+			t.Fatalf("parseShare(%q) = %v, outside [0, 1]", s, x)
+		}
+		if _, err := parseShare(formatShare(x)); err != nil {
+			t.Fatalf("parseShare(%q) = %v, which prints as %q, which does not parse: %v", s, x, formatShare(x), err)
+		}
+	})
+}

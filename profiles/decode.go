@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/internal/pprofproto"
+	"github.com/perflab/perflab/internal/term"
 )
 
 // Loading is split in three steps so that each can be bounded and replaced
@@ -82,6 +83,8 @@ func recoverAs(err *error, format string) {
 // explain rewrites a decoding error. The pprof decoder reports any input it
 // cannot read as "unrecognized profile format", even a profile.proto cut
 // short; explain says instead what the input looks like and what is wrong.
+// pprof's errors are flat strings (it formats its causes with %v), so its
+// prefix is cut from the text; the rewording still wraps err.
 func explain(data []byte, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "parsing profile: ")
 	if msg != "unrecognized profile format" {
@@ -158,26 +161,12 @@ func firstLine(data []byte, n int) string {
 	return strings.TrimSpace(string(line))
 }
 
-// oneLine folds a message onto one bounded line.
+// oneLine folds a message onto one line (term.OneLine) of at most 200
+// bytes.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = term.OneLine(s)
 	if len(s) > 200 {
 		s = s[:200] + "..."
 	}
 	return s
-}
-
-// formatGiB prints a large size in GiB with one decimal.
-func formatGiB(n int64) string {
-	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-}
-
-// formatBytes prints a size for a message, in the largest binary unit
-// that divides it: "4 MiB", "1500 bytes".
-func formatBytes(n int64) string {
-	n, unit := inUnits(n)
-	if unit == "" {
-		unit = "bytes"
-	}
-	return fmt.Sprintf("%d %s", n, unit)
 }

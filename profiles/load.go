@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/units"
 )
 
 // Options control how sources are loaded. The zero value is ready to use.
@@ -314,7 +315,7 @@ func ParseData(name string, data []byte, opts Options) (*profile.Profile, error)
 	cost := estimateCost(raw)
 	if cost > memoryBudget*opts.maxBytes() {
 		return nil, fmt.Errorf("%s: %w: decoding would take about %s of memory, more than %d x the limit of %s (raise it with -max_bytes)",
-			name, ErrTooLarge, formatGiB(cost), memoryBudget, formatBytes(opts.maxBytes()))
+			name, ErrTooLarge, units.GiB(cost), memoryBudget, units.ExactBytes(opts.maxBytes()))
 	}
 	if opts.Reserve != nil {
 		if err := opts.Reserve(cost); err != nil {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/perflab/perflab/internal/pprofproto"
+	"github.com/perflab/perflab/internal/units"
 )
 
 // A Budget is the number of bytes that loading may hold in memory: the
@@ -68,9 +69,9 @@ func (b *Budget) tooLarge(is string) error {
 	b.mu.Unlock()
 	if shared {
 		return fmt.Errorf("%w: with the other sources, %s more than %s (the limit for all sources together; raise it with -max_bytes)",
-			ErrTooLarge, is, formatBytes(b.limit))
+			ErrTooLarge, is, units.ExactBytes(b.limit))
 	}
-	return fmt.Errorf("%w: %s more than %s (the limit; raise it with -max_bytes)", ErrTooLarge, is, formatBytes(b.limit))
+	return fmt.Errorf("%w: %s more than %s (the limit; raise it with -max_bytes)", ErrTooLarge, is, units.ExactBytes(b.limit))
 }
 
 // budget returns the Budget loading takes from: Options.Budget, else a

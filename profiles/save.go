@@ -9,7 +9,6 @@ import (
 	"mime"
 	"os"
 	"regexp"
-	"strings"
 
 	"golang.org/x/exp/trace"
 )
@@ -141,7 +140,10 @@ func notProfile(r *sourceReader, err error) error {
 	if r.isURL {
 		what = "the response"
 	}
-	why := strings.TrimPrefix(err.Error(), r.name+": ")
+	why := err.Error()
+	if cause := errors.Unwrap(err); cause != nil { // ParseData's "NAME: cause"
+		why = cause.Error()
+	}
 	if r.contentType != "" {
 		ct, _, err := mime.ParseMediaType(r.contentType)
 		if err != nil {

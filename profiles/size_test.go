@@ -35,16 +35,3 @@ func TestSize(t *testing.T) {
 		t.Errorf("-max_bytes 2GiB: %d, %v", max, err)
 	}
 }
-
-// TestFormatBytes checks the sizes error messages print, which share
-// Size's choice of unit.
-func TestFormatBytes(t *testing.T) {
-	for n, want := range map[int64]string{
-		0: "0 bytes", 1500: "1500 bytes", 1024: "1 KiB", 4 << 20: "4 MiB",
-		1 << 30: "1 GiB", 3 << 29: "1536 MiB", 1<<30 + 1: "1073741825 bytes",
-	} {
-		if got := formatBytes(n); got != want {
-			t.Errorf("formatBytes(%d) = %q; want %q", n, got, want)
-		}
-	}
-}

@@ -15,10 +15,10 @@
 // pairs. No string is built or looked up per sample.
 //
 // Options mirrors pprof's flags and their defaults; Generate writes one
-// report. Settings is the one table of those settings — names, URL
-// parameters, help, choices and shortcuts — from which RegisterFlags makes
-// flags, Options.Set serves the shell, and ApplyURL and EncodeURL keep
-// them in a web UI's URLs, as pprof's internal/driver/config.go does.
+// report. Package settings is the one table of those settings — names,
+// URL parameters, help, choices and shortcuts — from which flags, the
+// shell's options and a web UI's URLs fill in an Options, as pprof keeps
+// internal/driver apart from internal/report.
 // Units (seconds, bytes, ...) are scaled and rounded as pprof does
 // (internal/units). docs/compat.md lists the few intended differences.
 //

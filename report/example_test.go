@@ -1,9 +1,6 @@
 package report_test
 
 import (
-	"flag"
-	"fmt"
-	"net/url"
 	"os"
 
 	"github.com/google/pprof/profile"
@@ -44,21 +41,4 @@ func ExampleGenerate() {
 	//       10ms 10.00% 10.00%      100ms   100%  main.main
 	//       20ms 20.00% 30.00%       90ms 90.00%  main.work
 	//       70ms 70.00%   100%       70ms 70.00%  main.helper (inline)
-}
-
-// Settings given as pprof's flags, kept in a web UI's URL with pprof's
-// parameter names.
-func ExampleRegisterFlags() {
-	fs := flag.NewFlagSet("top", flag.ContinueOnError)
-	o := report.DefaultOptions()
-	resolve := report.RegisterFlags(fs, &o)
-	fs.Parse([]string{"-focus=main", "-lines", "-cum", "-nodecount=20"})
-	if err := resolve(os.Stderr); err != nil {
-		fmt.Println(err)
-	}
-	q := url.Values{}
-	o.EncodeURL(q)
-	fmt.Println(q.Encode())
-	// Output:
-	// f=main&g=lines&n=20&sort=cum
 }

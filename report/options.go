@@ -86,6 +86,26 @@ func DefaultOptions() Options {
 	}
 }
 
+// A Granularity is a level a report aggregates its frames at: pprof's
+// -functions, -filefunctions, -files, -lines and -addresses.
+type Granularity struct {
+	Name string // the flag's name and Options.Granularity's value
+	Help string
+}
+
+// granularities is the one list of them, in pprof's order.
+var granularities = []Granularity{
+	{"functions", "aggregate at the function level"},
+	{"filefunctions", "aggregate at the function level, per file"},
+	{"files", "aggregate at the file level"},
+	{"lines", "aggregate at the source line level"},
+	{"addresses", "aggregate at the instruction address level"},
+}
+
+// Granularities returns the levels a report can aggregate at, in pprof's
+// order (a copy).
+func Granularities() []Granularity { return slices.Clone(granularities) }
+
 // effective returns the options a report of kind k actually uses: pprof
 // turns trimming off for peek and list, and picks the default node count
 // and granularity per report.
@@ -93,8 +113,12 @@ func (o Options) effective(k Kind) (Options, error) {
 	if o.DivideBy == 0 {
 		return o, errors.New("zero divisor specified")
 	}
-	if gs, _ := LookupSetting("granularity"); o.Granularity != "" && !slices.Contains(gs.ChoiceNames(), o.Granularity) {
-		return o, fmt.Errorf("unknown granularity %q (want one of %s)", o.Granularity, strings.Join(gs.ChoiceNames(), ", "))
+	if o.Granularity != "" && !slices.ContainsFunc(granularities, func(g Granularity) bool { return g.Name == o.Granularity }) {
+		var names []string
+		for _, g := range granularities {
+			names = append(names, g.Name)
+		}
+		return o, fmt.Errorf("unknown granularity %q (want one of %s)", o.Granularity, strings.Join(names, ", "))
 	}
 	trim := !o.NoTrim
 	switch k {

@@ -2,7 +2,7 @@
 // commands such as "top10 -cum", "list DFS" or "peek mapaccess" and runs
 // them with package report, and option assignments such as
 // "nodefraction=0.1" or "sample_index=alloc_space" change the settings of
-// the reports that follow (report.Settings lists them).
+// the reports that follow (settings.All lists them).
 //
 // On a pipe the shell reads plain lines and prints exactly what
 // `go tool pprof` prints for the same input, prompts included. On a

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 )
 
 // pprofOnly names pprof options and commands perflab's shell does not
@@ -20,14 +20,14 @@ var pprofOnly = map[string]bool{
 
 // isOption reports whether name is a setting or the choice of a group.
 func isOption(name string) bool {
-	_, ok := report.LookupSetting(name)
+	_, ok := settings.Lookup(name)
 	return ok
 }
 
 // set assigns an option, "name=value", or a choice ("cum=true"), with
 // pprof's checks and messages.
 func (s *Shell) set(name, value string, hasValue bool) error {
-	st, _ := report.LookupSetting(name)
+	st, _ := settings.Lookup(name)
 	switch {
 	case !hasValue && !st.IsBool() && st.Name == name:
 		return fmt.Errorf("please specify a value, e.g. %s=<val>", name)
@@ -38,13 +38,13 @@ func (s *Shell) set(name, value string, hasValue bool) error {
 		}
 		value = s.p.SampleType[i].Type
 	}
-	return s.o.Set(name, value)
+	return settings.Set(&s.o, name, value)
 }
 
 // printOptions lists the options and their current values.
 func (s *Shell) printOptions() {
 	var lines []string
-	for _, st := range report.Settings() {
+	for _, st := range settings.All() {
 		v, comment := st.Get(&s.o), ""
 		switch {
 		case st.Choices != nil:
@@ -98,7 +98,7 @@ func (s *Shell) help(topic string) {
 		fmt.Fprintf(s.Stderr, "%s\n  Usage:\n    %s\n\n", desc, usage)
 		return
 	}
-	if st, ok := report.LookupSetting(topic); ok {
+	if st, ok := settings.Lookup(topic); ok {
 		desc := st.Description()
 		for _, c := range st.Choices {
 			if c.Name == topic {
@@ -112,7 +112,7 @@ func (s *Shell) help(topic string) {
 }
 
 // helpText is the shell's "help": its commands, then the settings of
-// report.Settings, then the option groups.
+// settings.All, then the option groups.
 func helpText() string {
 	var b strings.Builder
 	line := func(name, desc string) { fmt.Fprintf(&b, "    %-20s %s\n", name, desc) }
@@ -129,8 +129,8 @@ func helpText() string {
 	line("o/options", "List options and their current values")
 	line("q/quit/exit/^D", "Exit pprof")
 	b.WriteString("\n  Options (name=value):\n")
-	var groups []report.Setting
-	for _, st := range report.Settings() {
+	var groups []settings.Setting
+	for _, st := range settings.All() {
 		if st.Choices != nil {
 			groups = append(groups, st)
 			continue

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 )
 
 // testProfile is a small CPU profile: main.main calls main.parse and
@@ -111,13 +112,13 @@ func TestComplete(t *testing.T) {
 }
 
 // TestHelpListsEverySetting checks that the shell's help is derived from
-// report.Settings: every setting and choice has its line and its own help.
+// settings.All: every setting and choice has its line and its own help.
 func TestHelpListsEverySetting(t *testing.T) {
 	var stderr bytes.Buffer
 	sh := New(testProfile(), report.DefaultOptions(), io.Discard, &stderr)
 	sh.Exec("help")
 	help := stderr.String()
-	for _, s := range report.Settings() {
+	for _, s := range settings.All() {
 		names := append([]string{s.Name}, s.ChoiceNames()...)
 		for _, name := range names {
 			if !strings.Contains(help, "    "+name+" ") && !strings.Contains(help, "      "+name+" ") {

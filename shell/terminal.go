@@ -6,9 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perflab/perflab/settings"
 	xterm "golang.org/x/term"
-
-	"github.com/perflab/perflab/report"
 )
 
 // A terminal reads lines with editing, history and completion.
@@ -104,7 +103,7 @@ func matchCommandOrOption(prefix string) string {
 		names = append(names, name)
 	}
 	names = append(names, "help", "options", "quit", "exit")
-	for _, st := range report.Settings() {
+	for _, st := range settings.All() {
 		names = append(names, st.Name)
 		names = append(names, st.ChoiceNames()...)
 	}

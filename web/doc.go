@@ -5,7 +5,7 @@
 //
 // A Server holds the profile in memory, loaded once; it never re-parses
 // it. Every request's settings are pprof's report settings, read from the
-// URL with report.Options.ApplyURL (report.Settings is the one table of
+// URL with settings.ApplyURL (package settings is the one table of
 // them); the menu of every page is derived from the same table. Answers
 // are computed from the profile by package report (top, peek, list) and
 // the flame graph and call graph packages, one aggregation at a time, and

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 )
 
 // groupBy is the menu's "group by label" select, setting st (tagroot): no
 // grouping, then each label key of the profile, and the current value if
 // it is none of them (several keys, as "kind,worker").
-func (s *Server) groupBy(st report.Setting, o report.Options) *choiceField {
+func (s *Server) groupBy(st settings.Setting, o report.Options) *choiceField {
 	cur := st.Get(&o)
 	c := &choiceField{Param: st.URLParam, Name: st.Name, Help: st.Description()}
 	c.Options = append(c.Options, option{"", "none", cur == ""})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/compilenotes"
+	"github.com/perflab/perflab/internal/term"
 )
 
 // The source view's compiler notes: /ui/api/notes builds the packages that
@@ -117,7 +118,7 @@ func (s *Server) notes(w http.ResponseWriter, r *http.Request) {
 	if len(dirs) == 0 {
 		ans.Error = "no compiler notes: the source of these functions is not on this machine (outside GOROOT and the module cache)"
 	} else if ns, err := s.noteBuilds.get(r.Context(), dirs); err != nil {
-		ans.Error = "no compiler notes: " + oneLine(err.Error())
+		ans.Error = "no compiler notes: " + term.OneLine(err.Error())
 	} else {
 		ans.Notes = lineNotes(v, ns)
 	}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/perflab/perflab/graph"
 	"github.com/perflab/perflab/internal/httpguard"
 	"github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 )
 
 // Options configure a Server.
@@ -79,7 +81,7 @@ func New(p *profile.Profile, o Options) (*Server, error) {
 	}
 	s := &Server{p: p, opts: o, base: report.DefaultOptions(), cache: newCache(o.CacheEntries),
 		derived: newDerivedCache(4), bases: newBaseStore()}
-	for _, st := range report.Settings() {
+	for _, st := range settings.All() {
 		if st.URLParam == "" {
 			if err := st.Set(&s.base, st.Get(&o.Report)); err != nil {
 				return nil, fmt.Errorf("web: setting %s: %w", st.Name, err)
@@ -87,7 +89,7 @@ func New(p *profile.Profile, o Options) (*Server, error) {
 		}
 	}
 	q := url.Values{}
-	o.Report.EncodeURL(q)
+	settings.EncodeURL(&o.Report, q)
 	s.initial = q.Encode()
 	if _, err := s.options(q); err != nil {
 		return nil, fmt.Errorf("web: initial settings: %w", err)
@@ -141,13 +143,13 @@ func (s *Server) routes() {
 // parameters applied, checked as a report would check them.
 func (s *Server) options(q url.Values) (report.Options, error) {
 	o := s.base
-	if err := o.ApplyURL(q); err != nil {
+	if err := settings.ApplyURL(&o, q); err != nil {
 		return o, err
 	}
 	if _, err := s.p.SampleIndexByName(o.SampleIndex); err != nil {
 		return o, fmt.Errorf("URL parameter si: %w", err)
 	}
-	if gs, _ := report.LookupSetting("granularity"); o.Granularity != "" && !contains(gs.ChoiceNames(), o.Granularity) {
+	if gs, _ := settings.Lookup("granularity"); o.Granularity != "" && !slices.Contains(gs.ChoiceNames(), o.Granularity) {
 		return o, fmt.Errorf("URL parameter g: unknown granularity %q", o.Granularity)
 	}
 	return o, nil
@@ -156,7 +158,7 @@ func (s *Server) options(q url.Values) (report.Options, error) {
 // key is the canonical form of the settings, for the caches.
 func key(o report.Options) string {
 	q := url.Values{}
-	o.EncodeURL(q)
+	settings.EncodeURL(&o, q)
 	return q.Encode()
 }
 
@@ -329,13 +331,4 @@ func IsLoopback(addr string) bool {
 		host = addr
 	}
 	return httpguard.IsLoopback(strings.Trim(host, "[]"))
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/internal/httpguard"
+	"github.com/perflab/perflab/timeline"
 )
 
 // TraceOptions configure a TraceServer.
@@ -228,7 +229,7 @@ func (s *TraceServer) routes() {
 	})
 	static, _ := fs.Sub(assets, "assets")
 	m.Handle("/ui/assets/", http.StripPrefix("/ui/assets/", http.FileServerFS(static)))
-	m.Handle("/ui/timeline/assets/", http.StripPrefix("/ui/timeline/assets/", http.FileServerFS(exectrace.Assets())))
+	m.Handle("/ui/timeline/assets/", http.StripPrefix("/ui/timeline/assets/", http.FileServerFS(timeline.Assets())))
 	s.mux = m
 }
 

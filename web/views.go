@@ -11,6 +11,7 @@ import (
 
 	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 )
 
 //go:embed assets
@@ -119,7 +120,7 @@ func (s *Server) page(v view) http.HandlerFunc {
 	}
 }
 
-// menu fills the menu from report.Settings: the view switcher, the sample
+// menu fills the menu from settings.All: the view switcher, the sample
 // type, the groups, the refinements and the other settings.
 func (s *Server) menu(d *pageData, o report.Options, q url.Values) {
 	for _, v := range views {
@@ -129,7 +130,7 @@ func (s *Server) menu(d *pageData, o report.Options, q url.Values) {
 	for i, st := range s.p.SampleType {
 		d.SampleTypes = append(d.SampleTypes, option{st.Type, st.Type + " (" + st.Unit + ")", i == si})
 	}
-	for _, st := range report.Settings() {
+	for _, st := range settings.All() {
 		switch {
 		case st.URLParam == "" || st.Name == "sample_index":
 		case st.Name == "tagroot":

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 	"github.com/perflab/perflab/web"
 )
 
@@ -112,11 +113,11 @@ func TestEndpoints(t *testing.T) {
 }
 
 // TestMenuFromSettings checks that the menu offers every setting of
-// report.Settings that has a URL parameter.
+// settings.All that has a URL parameter.
 func TestMenuFromSettings(t *testing.T) {
 	srv := serve(t, cpuProfile(), web.Options{Report: report.DefaultOptions()})
 	_, body := get(t, srv, "/ui/top")
-	for _, s := range report.Settings() {
+	for _, s := range settings.All() {
 		if s.URLParam != "" && !strings.Contains(body, `name="`+s.URLParam+`"`) {
 			t.Errorf("menu lacks setting %s (URL parameter %s)", s.Name, s.URLParam)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/disasm"
+	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/report"
 )
 
@@ -140,7 +141,7 @@ func (s *Server) sourceModel(o report.Options, sym string) (*srcView, error) {
 	}
 	v := &srcView{}
 	if asm, err := s.assembly(o, src); err != nil {
-		v.AsmNote = "no assembly: " + oneLine(err.Error())
+		v.AsmNote = "no assembly: " + term.OneLine(err.Error())
 	} else {
 		src.AddAssembly(asm)
 	}
@@ -228,7 +229,7 @@ func (v *srcView) fill(src *report.Source) {
 		sf := srcFunc{Name: f.Name, File: f.File, Path: f.Path, Flat: f.Flat, Cum: f.Cum,
 			Summary: fmt.Sprintf("%s %s (flat, cum) %s of Total", src.Format(f.Flat), src.Format(f.Cum), strings.TrimSpace(src.Percent(f.Cum)))}
 		if f.Err != nil {
-			sf.Err = "Error: " + oneLine(f.Err.Error())
+			sf.Err = "Error: " + term.OneLine(f.Err.Error())
 		}
 		for _, l := range f.Lines {
 			sl := srcLine{Line: l.Line, Text: l.Text, Flat: l.Flat, Cum: l.Cum, FlatText: dot(l.Flat), CumText: dot(l.Cum)}
@@ -255,14 +256,6 @@ func (v *srcView) fill(src *report.Source) {
 func (s *Server) disasmCache() *disasm.Cache {
 	s.binariesOnce.Do(func() { s.binaries = &disasm.Cache{} })
 	return s.binaries
-}
-
-// oneLine keeps the first line of an error message.
-func oneLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 func abs(v int64) int64 {

@@ -18,13 +18,9 @@ import (
 var benchCmd = &command{
 	name:    "bench",
 	summary: "compare Go benchmark results (benchstat) and run benchmarks",
-	usage:   benchUsage,
-	run:     runBench,
-}
-
-const benchUsage = `usage: perflab bench compare [flags] OLD NEW...
-       perflab bench run [flags] [PACKAGES] -bench REGEX
-
+	synopsis: `perflab bench compare [flags] OLD NEW...
+perflab bench run [flags] [PACKAGES] -bench REGEX`,
+	doc: `
 compare summarizes and compares files in the Go benchmark format ("-" is
 standard input; "label=file" names a column). Its default output is
 benchstat's, byte for byte. Run 'perflab bench compare -h' for its flags.
@@ -32,13 +28,16 @@ benchstat's, byte for byte. Run 'perflab bench compare -h' for its flags.
 run runs 'go test -bench' on the working tree and, with -base REV, on that
 git revision, interleaving the two, saves both result files and prints
 the comparison. Run 'perflab bench run -h' for its flags.
-
-Examples:
-  perflab bench compare old.txt new.txt
-  perflab bench compare -format csv old.txt new.txt
-  perflab bench compare -fail-on 'sec/op>+5%,allocs/op>0' old.txt new.txt
-  perflab bench run -base HEAD~1 -bench . ./examples/elvis
-`
+`,
+	examples: `
+perflab bench compare old.txt new.txt
+perflab bench compare -format csv old.txt new.txt
+perflab bench compare -fail-on 'sec/op>+5%,allocs/op>0' old.txt new.txt
+perflab bench run -base HEAD~1 -bench . ./examples/elvis
+`,
+	subs: []*command{benchCompareCmd, benchRunCmd},
+	run:  runBench,
+}
 
 func runBench(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
@@ -50,16 +49,15 @@ func runBench(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	case "run":
 		return runBenchRun(ctx, stdin, stdout, stderr, args[1:])
 	case "-h", "-help", "--help":
-		fmt.Fprint(stdout, benchUsage)
-		return nil
+		return &helpRequest{newFlagSet("bench")}
 	}
 	return usageErrorf("unknown bench subcommand %q: want compare or run", args[0])
 }
 
 var benchCompareCmd = &command{
-	name: "bench",
-	usage: `usage: perflab bench compare [flags] OLD NEW...
-
+	name:     "bench compare",
+	synopsis: `perflab bench compare [flags] OLD NEW...`,
+	doc: `
 Reads each input in the Go benchmark format ("-" is standard input,
 "label=file" sets the column label) and prints, for each configuration and
 unit, the median of every benchmark with its confidence interval and, for
@@ -69,27 +67,15 @@ and csv formats are benchstat's, byte for byte; see
 https://pkg.go.dev/golang.org/x/perf/cmd/benchstat for -table, -row, -col,
 -ignore and -filter.
 
-Flags:
-  -alpha α          consider a change significant if p < α (default 0.05)
-  -confidence L     confidence level of the ranges (default 0.95)
-  -table KEYS       split results into tables by KEYS (default .config)
-  -row KEYS         split results into rows by KEYS (default .fullname)
-  -col KEYS         compare columns with different KEYS (default .file)
-  -ignore KEYS      ignore variations in KEYS
-  -filter QUERY     use only benchmarks matching QUERY (default *)
-  -format F         text (default), csv, old (benchcmp's tables) or json
-  -fail-on EXPR     exit 1 when a significant change crosses a limit, e.g.
-                    'sec/op>+5%,allocs/op>0' (see docs/bench.md)
-
 Exit status: 0, or 1 when an input cannot be read, holds no benchmark
 results, or a -fail-on limit is crossed; 2 for a usage error.
-
-Examples:
-  perflab bench compare old.txt new.txt
-  perflab bench compare -col /format -row .name new.txt
-  go test -bench . -count 10 | perflab bench compare old.txt -
-  perflab bench compare -format json old.txt new.txt
-  perflab bench compare -fail-on 'sec/op>+5%,allocs/op>0' old.txt new.txt
+`,
+	examples: `
+perflab bench compare old.txt new.txt
+perflab bench compare -col /format -row .name new.txt
+go test -bench . -count 10 | perflab bench compare old.txt -
+perflab bench compare -format json old.txt new.txt
+perflab bench compare -fail-on 'sec/op>+5%,allocs/op>0' old.txt new.txt
 `,
 }
 
@@ -103,15 +89,15 @@ type compareFlags struct {
 // register defines the flags on fs, with benchstat's defaults.
 func (f *compareFlags) register(fs *flag.FlagSet) {
 	f.cfg = bench.DefaultConfig()
-	fs.Float64Var(&f.cfg.Alpha, "alpha", f.cfg.Alpha, "")
-	fs.Float64Var(&f.cfg.Confidence, "confidence", f.cfg.Confidence, "")
-	fs.StringVar(&f.cfg.Table, "table", f.cfg.Table, "")
-	fs.StringVar(&f.cfg.Row, "row", f.cfg.Row, "")
-	fs.StringVar(&f.cfg.Col, "col", f.cfg.Col, "")
-	fs.StringVar(&f.cfg.Ignore, "ignore", "", "")
-	fs.StringVar(&f.cfg.Filter, "filter", f.cfg.Filter, "")
-	fs.StringVar(&f.format, "format", "text", "")
-	fs.StringVar(&f.failOn, "fail-on", "", "")
+	fs.Float64Var(&f.cfg.Alpha, "alpha", f.cfg.Alpha, "consider a change significant if p < α (default 0.05)")
+	fs.Float64Var(&f.cfg.Confidence, "confidence", f.cfg.Confidence, "confidence level of the ranges (default 0.95)")
+	fs.StringVar(&f.cfg.Table, "table", f.cfg.Table, "split results into tables by `KEYS` (default .config)")
+	fs.StringVar(&f.cfg.Row, "row", f.cfg.Row, "split results into rows by `KEYS` (default .fullname)")
+	fs.StringVar(&f.cfg.Col, "col", f.cfg.Col, "compare columns with different `KEYS` (default .file)")
+	fs.StringVar(&f.cfg.Ignore, "ignore", "", "ignore variations in `KEYS`")
+	fs.StringVar(&f.cfg.Filter, "filter", f.cfg.Filter, "use only benchmarks matching `QUERY`")
+	fs.StringVar(&f.format, "format", "text", "text (default), csv, old (benchcmp's tables) or json")
+	fs.StringVar(&f.failOn, "fail-on", "", "exit 1 when a significant change crosses a limit, e.g. 'sec/op>+5%,allocs/op>0' (see docs/bench.md)")
 }
 
 // check validates the flags before any input is read.
@@ -123,22 +109,22 @@ func (f *compareFlags) check() (*bench.Builder, *bench.Gate, error) {
 	}
 	b, err := bench.NewBuilder(f.cfg)
 	if err != nil {
-		return nil, nil, usageErrorf("%s", err)
+		return nil, nil, usageErrorf("%w", err)
 	}
 	var gate *bench.Gate
 	if f.failOn != "" {
 		if gate, err = bench.ParseGate(f.failOn); err != nil {
-			return nil, nil, usageErrorf("parsing -fail-on: %s", err)
+			return nil, nil, usageErrorf("parsing -fail-on: %w", err)
 		}
 	}
 	return b, gate, nil
 }
 
 func runBenchCompare(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(benchCompareCmd)
+	fs := newFlagSet("bench compare")
 	var f compareFlags
 	f.register(fs)
-	if err := parseFlags(benchCompareCmd, fs, stdout, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -168,7 +154,7 @@ func checkGateUnits(gate *bench.Gate, b *bench.Builder, ts *bench.Tables) error 
 		return nil
 	}
 	if err := gate.CheckUnits(ts, b.InputUnits()); err != nil {
-		return usageErrorf("-fail-on: %s", err)
+		return usageErrorf("-fail-on: %w", err)
 	}
 	return nil
 }
@@ -247,31 +233,20 @@ func checkGate(gate *bench.Gate, ts *bench.Tables, stderr io.Writer) error {
 }
 
 var benchRunCmd = &command{
-	name: "bench",
-	usage: `usage: perflab bench run [flags] [PACKAGES] -bench REGEX
-
+	name:     "bench run",
+	synopsis: `perflab bench run [flags] [PACKAGES] -bench REGEX`,
+	doc: `
 Compiles the test binaries of PACKAGES (default ".") and runs their
 benchmarks matching REGEX -count times with -benchmem. With -base REV it
 does the same on git revision REV, checked out in a temporary worktree,
 alternating one run of each side at a time so that drift in the
 machine's speed hits both alike. It saves the result files (and profiles)
 in -o DIR, then prints the comparison as 'perflab bench compare' does.
-
-Flags:
-  -bench REGEX      benchmarks to run (required)
-  -count N          runs per side (default 10)
-  -benchtime T      passed to go test -benchtime
-  -base REV         git revision to compare the working tree with
-  -profile KINDS    cpu, mem or cpu,mem: record profiles per side and list
-                    the functions whose share changed most
-  -o DIR            where to save results (default: a new temporary directory)
-  and bench compare's -alpha, -confidence, -table, -row, -col, -ignore,
-  -filter, -format and -fail-on.
-
-Examples:
-  perflab bench run -bench . ./examples/elvis
-  perflab bench run -base HEAD~1 -count 20 -bench 'Algorithm' ./examples/elvis
-  perflab bench run -base main -profile cpu,mem -bench . -fail-on 'sec/op>+5%'
+`,
+	examples: `
+perflab bench run -bench . ./examples/elvis
+perflab bench run -base HEAD~1 -count 20 -bench 'Algorithm' ./examples/elvis
+perflab bench run -base main -profile cpu,mem -bench . -fail-on 'sec/op>+5%'
 `,
 }
 
@@ -283,10 +258,10 @@ type runFlags struct {
 
 // parseInterleaved parses flags that may follow positional arguments, as in
 // "bench run ./pkg -bench .", and returns the positional arguments.
-func parseInterleaved(c *command, fs *flag.FlagSet, stdout io.Writer, args []string) ([]string, error) {
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := parseFlags(c, fs, stdout, args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			return nil, err
 		}
 		rest := fs.Args()
@@ -301,17 +276,17 @@ func parseInterleaved(c *command, fs *flag.FlagSet, stdout io.Writer, args []str
 }
 
 func runBenchRun(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(benchRunCmd)
+	fs := newFlagSet("bench run")
 	var f compareFlags
 	f.register(fs)
 	var rf runFlags
-	fs.StringVar(&rf.bench, "bench", "", "")
-	fs.StringVar(&rf.benchtime, "benchtime", "", "")
-	fs.StringVar(&rf.base, "base", "", "")
-	fs.StringVar(&rf.profile, "profile", "", "")
-	fs.StringVar(&rf.out, "o", "", "")
-	fs.IntVar(&rf.count, "count", 10, "")
-	pkgs, err := parseInterleaved(benchRunCmd, fs, stdout, args)
+	fs.StringVar(&rf.bench, "bench", "", "benchmarks to run (required)")
+	fs.StringVar(&rf.benchtime, "benchtime", "", "passed to go test -benchtime")
+	fs.StringVar(&rf.base, "base", "", "git revision to compare the working tree with")
+	fs.StringVar(&rf.profile, "profile", "", "cpu, mem or cpu,mem: record profiles per side and list the functions whose share changed most")
+	fs.StringVar(&rf.out, "o", "", "where to save results (default: a new temporary directory) and bench compare's -alpha, -confidence, -table, -row, -col, -ignore,")
+	fs.IntVar(&rf.count, "count", 10, "runs per side (default 10)")
+	pkgs, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -12,12 +11,19 @@ import (
 )
 
 // A command is one perflab subcommand. Each lives in its own file, which
-// holds its usage text (with examples) and its run function.
+// holds what its help says (synopsis, description, examples) and its run
+// function, which defines the flags with their help: "perflab help NAME"
+// and -h derive the usage from them (usage.go). run never refers to its
+// command: the table, its commands and their run functions are plain
+// values, without init functions.
 type command struct {
-	name    string
-	summary string // one line for "perflab help"
-	usage   string // full text for "perflab help NAME" and -h
-	run     func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error
+	name     string
+	summary  string // one line for "perflab help"
+	synopsis string // the usage lines, one per form: "perflab top [flags] SOURCE..."
+	doc      string // what the command does, in paragraphs
+	examples string // command lines, one a line
+	subs     []*command
+	run      func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error
 }
 
 // commands is the table of subcommands, in the order "perflab help" lists them.
@@ -52,7 +58,17 @@ var commands = []*command{
 	helpCmd,
 }
 
+// renamed maps a command's former name to its name: the former still
+// works, with a line on stderr that says so.
+var renamed = map[string]string{
+	"run": "investigate", // perflab bench run runs benchmarks; this investigates a server
+}
+
+// lookup returns the command name, or the one it was renamed to.
 func lookup(name string) *command {
+	if to, ok := renamed[name]; ok {
+		name = to
+	}
 	for _, c := range commands {
 		if c.name == name {
 			return c
@@ -91,34 +107,24 @@ func dispatch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	if c == nil {
 		return usageErrorf("unknown command %q; run 'perflab help' for the list", args[0])
 	}
-	err := c.run(ctx, stdin, stdout, stderr, args[1:])
+	if c.name != args[0] {
+		fmt.Fprintf(stderr, "perflab: %q is deprecated: it is now perflab %s\n", args[0], c.name)
+	}
+	var err error
+	if c == helpCmd { // help runs commands with -h: it is not in its own table's initializer
+		err = runHelp(ctx, stdin, stdout, stderr, args[1:])
+	} else {
+		err = c.run(ctx, stdin, stdout, stderr, args[1:])
+	}
+	if hr := (*helpRequest)(nil); errors.As(err, &hr) {
+		fmt.Fprint(stdout, c.find(hr.fs.Name()).usage(hr.fs))
+		return nil
+	}
 	var ue *usageError
 	if errors.As(err, &ue) && ue.cmd == "" {
 		ue.cmd = c.name
 	}
 	return err
-}
-
-// newFlagSet returns a FlagSet for cmd that reports errors instead of
-// printing them, so that parseFlags can turn them into usage errors.
-func newFlagSet(c *command) *flag.FlagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
-
-// parseFlags parses args into fs. -h prints the command's usage to stdout
-// and returns errHelp; any other flag error becomes a usage error naming the flag.
-func parseFlags(c *command, fs *flag.FlagSet, stdout io.Writer, args []string) error {
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, c.usage)
-		return errHelp
-	}
-	if err != nil {
-		return &usageError{cmd: c.name, msg: err.Error()}
-	}
-	return nil
 }
 
 // stringList is a flag that may be repeated, such as load's -H or the
@@ -128,16 +134,20 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// A usageError is a mistake in the command line: exit status 2.
+// A usageError is a mistake in the command line: exit status 2. It keeps
+// its cause's chain (usageErrorf's %w), for errors.Is and errors.As.
 type usageError struct {
 	cmd string
-	msg string
+	err error
 }
 
-func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
 
+// usageErrorf returns a usage error formatted as fmt.Errorf does, so that
+// a %w verb keeps the cause.
 func usageErrorf(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
+	return &usageError{err: fmt.Errorf(format, args...)}
 }
 
 // exitStatus is an error that carries an exit status and prints nothing,
@@ -172,18 +182,13 @@ func exitCode(stderr io.Writer, err error) int {
 		if ue.cmd != "" {
 			name += " " + ue.cmd
 		}
-		fmt.Fprintf(stderr, "%s: %s\n", name, term.Escape(ue.msg))
+		fmt.Fprintf(stderr, "%s: %s\n", name, term.Escape(ue.Error()))
 		if ue.cmd != "" {
 			fmt.Fprintf(stderr, "run 'perflab help %s' for usage\n", ue.cmd)
 		}
 		return 2
 	default:
-		fmt.Fprintf(stderr, "perflab: %s\n", term.Escape(oneLine(err.Error())))
+		fmt.Fprintf(stderr, "perflab: %s\n", term.Escape(term.OneLine(err.Error())))
 		return 1
 	}
-}
-
-// oneLine folds a multi-line error message onto one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ; ")), " ")
 }

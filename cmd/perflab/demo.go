@@ -7,19 +7,19 @@ import (
 	"slices"
 	"time"
 
-	"github.com/perflab/perflab/demo"
 	"github.com/perflab/perflab/examples/havlak"
 	"github.com/perflab/perflab/examples/rsssearch"
+	"github.com/perflab/perflab/internal/demo"
 	"github.com/perflab/perflab/internal/term"
 )
 
 var demoCmd = &command{
 	name:    "demo",
 	summary: "profile and fix the Havlak loop finder, end to end",
-	usage: `usage: perflab demo [-reps=N] [-o DIR]
-       perflab demo [-docs=N] [-o DIR] trace
-       perflab demo rsssearch [-o DIR] [-z DUR]
-
+	synopsis: `perflab demo [-reps=N] [-o DIR]
+perflab demo [-docs=N] [-o DIR] trace
+perflab demo rsssearch [-o DIR] [-z DUR]`,
+	doc: `
 Runs the case study of the Go blog's "Profiling Go Programs" for real:
 Hundt's Havlak loop finder, compiled into perflab, first in its naive
 form under the CPU and heap profilers. Then it reads the profiles as a
@@ -38,29 +38,21 @@ perflab trace reads what a profile cannot show: one P busy at a time, then
 all of them. The traces stay in DIR (default perflab-demo-trace).
 
 perflab demo rsssearch runs the Ultimate Go article's RSS search service
-(examples/rsssearch, served by perflab itself) under perflab run: the
+(examples/rsssearch, served by perflab itself) under perflab investigate: the
 naive variant, then the tuned one with the naive run as its base. It keeps
 both report directories, DIR/naive and DIR/tuned (a new temporary
 directory unless -o says otherwise), and prints the two headlines side by
 side; -z sets the load of each variant (default 10s).
-
-Flags:
-  -docs N   documents the trace demo searches (default 4000)
-  -reps N   repetitions of loop finding after the first search (default 20,
-            to finish within a minute on two cores; the benchmark's own is 50)
-  -o DIR    keep the profiles in DIR (default perflab-demo): naive.cpu.pprof,
-            naive.allocs.pprof and tuned.cpu.pprof
-
-Examples:
-  perflab demo
-  perflab top -cum -nodecount=20 perflab-demo/naive.cpu.pprof
-  perflab demo -reps=50 -o havlak-profiles
-  perflab demo trace
-  perflab demo rsssearch -o rss
 `,
+	examples: `
+perflab demo
+perflab top -cum -nodecount=20 perflab-demo/naive.cpu.pprof
+perflab demo -reps=50 -o havlak-profiles
+perflab demo trace
+perflab demo rsssearch -o rss
+`,
+	run: runDemo,
 }
-
-func init() { demoCmd.run = runDemo } // runDemo refers to demoCmd
 
 func runDemo(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	if len(args) > 0 && args[0] == "rsssearch" {
@@ -69,11 +61,11 @@ func runDemo(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 	if len(args) > 0 && args[0] == "trace" { // perflab demo trace [flags] reads as [flags] trace
 		args = append(slices.Clone(args[1:]), "trace")
 	}
-	fs := newFlagSet(demoCmd)
-	reps := fs.Int("reps", demo.DefaultReps, "repetitions of loop finding after the first search")
-	dir := fs.String("o", "", "keep the profiles in `dir`")
+	fs := newFlagSet("demo")
+	reps := fs.Int("reps", demo.DefaultReps, "repetitions of loop finding after the first search (the default finishes within a minute on two cores; the benchmark's own is 50)")
+	dir := fs.String("o", "", "keep the profiles in `DIR` (default perflab-demo; perflab-demo-trace for trace): naive.cpu.pprof, naive.allocs.pprof and tuned.cpu.pprof")
 	docs := fs.Int("docs", demo.DefaultDocs, "documents the trace demo searches")
-	if err := parseFlags(demoCmd, fs, stdout, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 1 && fs.Arg(0) == "trace" {
@@ -122,10 +114,10 @@ func runRSSDemo(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if len(args) > 0 && args[0] == "-serve" {
 		return rsssearch.Command(ctx, stderr, args[1:])
 	}
-	fs := newFlagSet(demoCmd)
-	dir := fs.String("o", "", "")
-	load := fs.Duration("z", demo.DefaultRSSLoad, "")
-	if err := parseFlags(demoCmd, fs, stdout, args); err != nil {
+	fs := newFlagSet("demo")
+	dir := fs.String("o", "", "keep the profiles in `DIR` (default perflab-demo): naive.cpu.pprof, naive.allocs.pprof and tuned.cpu.pprof")
+	load := fs.Duration("z", demo.DefaultRSSLoad, "the load of each variant")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

@@ -8,7 +8,7 @@ import (
 )
 
 // TestDemoRSSSearch runs perflab demo rsssearch for real, briefly: perflab
-// serves the service itself, runs naive then tuned under perflab run and
+// serves the service itself, runs naive then tuned under perflab investigate and
 // prints both headlines side by side.
 func TestDemoRSSSearch(t *testing.T) {
 	if testing.Short() {

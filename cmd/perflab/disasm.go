@@ -13,10 +13,10 @@ import (
 )
 
 var disasmCmd = &command{
-	name:    "disasm",
-	summary: "annotated assembly of functions matching a regex, as pprof -disasm",
-	usage: `usage: perflab disasm [flags] REGEX [BINARY] SOURCE...
-
+	name:     "disasm",
+	summary:  "annotated assembly of functions matching a regex, as pprof -disasm",
+	synopsis: `perflab disasm [flags] REGEX [BINARY] SOURCE...`,
+	doc: `
 Prints the machine code of every function matching REGEX with each
 instruction's flat and cumulative values, exactly as
 'go tool pprof -disasm=REGEX [BINARY] SOURCE' does, decoded in pure Go
@@ -31,28 +31,23 @@ and the cause and exits 1, after the functions' annotated source as
 -inlines adds, under each instruction of inlined code, its call chain
 from the binary's DWARF (or, without DWARF, from the profile's frames at
 sampled addresses), innermost first: "| function file:line".
-
-Examples:
-  perflab disasm 'main.hash' cpu.pprof
-  perflab disasm -inlines 'main\.(hash|mix)' ./server cpu.pprof
-  perflab disasm -sample_index=alloc_space 'bytes' heap.pprof
-
-Disassembly:
-  -inlines               show each instruction's inlined call chain
-
-` + reportFlagHelp,
+`,
+	examples: `
+perflab disasm 'main.hash' cpu.pprof
+perflab disasm -inlines 'main\.(hash|mix)' ./server cpu.pprof
+perflab disasm -sample_index=alloc_space 'bytes' heap.pprof
+`,
+	run: runDisasm,
 }
-
-func init() { disasmCmd.run = runDisasm }
 
 // runDisasm parses REGEX [BINARY] SOURCE..., loads the profile and writes
 // the annotated assembly.
 func runDisasm(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(disasmCmd)
+	fs := newFlagSet("disasm")
 	rf := addReportFlags(fs, rpt.Disasm)
 	var d rpt.DisasmOptions
 	fs.BoolVar(&d.Inlines, "inlines", false, "show each instruction's inlined call chain")
-	if err := parseFlags(disasmCmd, fs, stdout, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	rest := fs.Args()

@@ -9,14 +9,15 @@ import (
 	"os"
 
 	"github.com/perflab/perflab/compilenotes"
+	"github.com/perflab/perflab/internal/term"
 	rpt "github.com/perflab/perflab/report"
 )
 
 var escapesCmd = &command{
-	name:    "escapes",
-	summary: "allocation sites of a heap profile with the compiler's reasons",
-	usage: `usage: perflab escapes [flags] [BINARY] SOURCE...
-
+	name:     "escapes",
+	summary:  "allocation sites of a heap profile with the compiler's reasons",
+	synopsis: `perflab escapes [flags] [BINARY] SOURCE...`,
+	doc: `
 Lists the allocation sites of a heap or allocs profile, heaviest first by
 the chosen sample type (default alloc_space), grouped into categories —
 address taken and outlives the call, passed to an interface or ...any,
@@ -34,30 +35,24 @@ called function allocated. File names of a binary built with -trimpath
 source tree is not written). If they cannot be built, one line on stderr
 says why and the sites are listed without reasons. -json prints the
 analysis as JSON (see docs/escapes.md).
-
-Examples:
-  go test -run=NONE -bench=Handler -memprofile=mem.pprof ./examples/leftpad
-  perflab escapes mem.pprof
-  perflab escapes -sample_index=alloc_objects -flow mem.pprof
-  perflab escapes -json http://127.0.0.1:6060/debug/pprof/allocs
-
-Flags:
-  -json                  print JSON
-  -flow                  show the compiler's flow under each reason
-
-` + reportFlagHelp,
+`,
+	examples: `
+go test -run=NONE -bench=Handler -memprofile=mem.pprof ./examples/leftpad
+perflab escapes mem.pprof
+perflab escapes -sample_index=alloc_objects -flow mem.pprof
+perflab escapes -json http://127.0.0.1:6060/debug/pprof/allocs
+`,
+	run: runEscapes,
 }
-
-func init() { escapesCmd.run = runEscapes }
 
 // runEscapes loads a heap profile, joins its allocation sites to the
 // compiler's notes and prints them.
 func runEscapes(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(escapesCmd)
+	fs := newFlagSet("escapes")
 	rf := addReportFlags(fs, rpt.Raw)
 	asJSON := fs.Bool("json", false, "print JSON")
-	flow := fs.Bool("flow", false, "show the compiler's flow")
-	if err := parseFlags(escapesCmd, fs, stdout, args); err != nil {
+	flow := fs.Bool("flow", false, "show the compiler's flow under each reason")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	rest := skipBinary(fs.Args())
@@ -74,7 +69,7 @@ func runEscapes(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 		return fmt.Errorf("%s: %w", rest[len(rest)-1], err)
 	}
 	if a.BuildError != "" {
-		fmt.Fprintf(stderr, "perflab escapes: no compiler notes: %s\n", oneLine(a.BuildError))
+		fmt.Fprintf(stderr, "perflab escapes: no compiler notes: %s\n", term.OneLine(a.BuildError))
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

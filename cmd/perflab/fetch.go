@@ -10,10 +10,10 @@ import (
 )
 
 var fetchCmd = &command{
-	name:    "fetch",
-	summary: "fetch a profile or trace from a URL and save it",
-	usage: `usage: perflab fetch [flags] -o FILE SOURCE
-
+	name:     "fetch",
+	summary:  "fetch a profile or trace from a URL and save it",
+	synopsis: `perflab fetch [flags] -o FILE SOURCE`,
+	doc: `
 Fetch downloads a profile or an execution trace and saves it to FILE byte
 for byte as the server sent it (usually gzipped profile.proto), after
 checking what it is: a profile is decoded, a trace is read to its last
@@ -23,31 +23,25 @@ host:port meaning http://host:port/debug/pprof/profile (a CPU profile), as
 in go tool pprof. On a terminal, a countdown shows while the server
 collects a CPU profile or trace. FILE "-" means standard output; a device
 or pipe is written in place, a regular file replaced only once complete.
-
-Flags:
-  -o FILE           where to save the profile (required; its directory
-                    must exist)
-  -raw              save any response as is, unchecked
-` + fetchFlagHelp + `
-Examples:
-  perflab fetch -o cpu.pb.gz localhost:6060
-  perflab fetch -seconds 5 -o cpu.pb.gz http://localhost:6060/debug/pprof/profile
-  perflab fetch -seconds 5 -o trace.out http://localhost:6060/debug/pprof/trace
-  perflab fetch -o heap.pb.gz http://localhost:6060/debug/pprof/heap
-  PERFLAB_TOKEN=s3cret perflab fetch -o heap.pb.gz http://localhost:6060/debug/pprof/heap
-  perflab fetch -raw -o goroutines.txt 'http://localhost:6060/debug/pprof/goroutine?debug=2'
-  perflab top cpu.pb.gz
 `,
+	examples: `
+perflab fetch -o cpu.pb.gz localhost:6060
+perflab fetch -seconds 5 -o cpu.pb.gz http://localhost:6060/debug/pprof/profile
+perflab fetch -seconds 5 -o trace.out http://localhost:6060/debug/pprof/trace
+perflab fetch -o heap.pb.gz http://localhost:6060/debug/pprof/heap
+PERFLAB_TOKEN=s3cret perflab fetch -o heap.pb.gz http://localhost:6060/debug/pprof/heap
+perflab fetch -raw -o goroutines.txt 'http://localhost:6060/debug/pprof/goroutine?debug=2'
+perflab top cpu.pb.gz
+`,
+	run: runFetch,
 }
 
-func init() { fetchCmd.run = runFetch } // runFetch refers to fetchCmd.
-
 func runFetch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(fetchCmd)
-	out := fs.String("o", "", "")
-	raw := fs.Bool("raw", false, "")
+	fs := newFlagSet("fetch")
+	out := fs.String("o", "", "where to save the profile: `FILE` (required; its directory must exist)")
+	raw := fs.Bool("raw", false, "save any response as is, unchecked")
 	sf := addSourceFlags(fs, false)
-	if err := parseFlags(fetchCmd, fs, stdout, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	switch {

@@ -10,10 +10,10 @@ import (
 )
 
 var flameCmd = &command{
-	name:    "flame",
-	summary: "write a profile's flame graph as one self-contained HTML file",
-	usage: `usage: perflab flame [flags] -o FILE.html SOURCE...
-
+	name:     "flame",
+	summary:  "write a profile's flame graph as one self-contained HTML file",
+	synopsis: `perflab flame [flags] -o FILE.html SOURCE...`,
+	doc: `
 Writes an interactive flame graph of the profile to FILE.html: one file
 with its script inlined, for attaching to CI runs and issues, at most
 about 2 MB whatever the profile (frames too narrow to see are left out).
@@ -21,29 +21,22 @@ Click to zoom, shift-click for the sandwich view (callers above, callees
 below), search by regexp. With -diff_base or -base the graph is a red/blue
 diff on the new profile's shape (red grew, blue shrank); its Reverse button
 draws the base's shape, Normalize scales the base to the new total.
-
-Examples:
-  perflab flame -o cpu.html cpu.pprof
-  perflab flame -focus=main.run -o run.html cpu.pprof
-  perflab flame -diff_base=before.pprof -o diff.html after.pprof
-
-Flame graph:
-  -o FILE                the HTML file to write (required)
-  -title TEXT            the page's title (default: the sources)
-  -flame                 root at the bottom (default: icicle, root on top)
-
-` + settingsFlagHelp() + "\nSources:\n" + sourceFlagHelp,
+`,
+	examples: `
+perflab flame -o cpu.html cpu.pprof
+perflab flame -focus=main.run -o run.html cpu.pprof
+perflab flame -diff_base=before.pprof -o diff.html after.pprof
+`,
+	run: runFlame,
 }
 
-func init() { flameCmd.run = runFlame }
-
 func runFlame(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(flameCmd)
+	fs := newFlagSet("flame")
 	rf := addReportFlags(fs, rpt.Kind("flame"))
-	out := fs.String("o", "", "")
-	title := fs.String("title", "", "")
-	flameUp := fs.Bool("flame", false, "")
-	if err := parseFlags(flameCmd, fs, stdout, args); err != nil {
+	out := fs.String("o", "", "the HTML file to write (required)")
+	title := fs.String("title", "", "the page's title (default: the sources)")
+	flameUp := fs.Bool("flame", false, "root at the bottom (default: icicle, root on top)")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	switch {

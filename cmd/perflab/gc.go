@@ -19,9 +19,9 @@ import (
 var gcCmd = &command{
 	name:    "gc",
 	summary: "summarise GODEBUG=gctrace output, or run a program under it",
-	usage: `usage: perflab gc [flags] [FILE|-]
-       perflab gc [flags] -- PROGRAM [ARGS...]
-
+	synopsis: `perflab gc [flags] [FILE|-]
+perflab gc [flags] -- PROGRAM [ARGS...]`,
+	doc: `
 Reads the lines GODEBUG=gctrace=1 makes the Go runtime write to standard
 error (Go 1.19 to 1.26 formats; gctrace=2 and gcpacertrace=1 lines too) and
 summarises them: number of GCs and GCs per second, the runtime's GC CPU
@@ -46,46 +46,39 @@ keep them apart. "go test PKG [flags]" and "go run PKG [args]" are built
 first without GODEBUG (go test -c, go build), so that the go command's,
 the compiler's and the linker's collections stay out; then only the binary
 runs, the test binary in its package directory with the test flags.
-
-Flags:
-  -json       print the summary as JSON (schema in docs/godebug.md)
-  -html FILE  also write an HTML page with charts of heap, pauses and GC CPU
-  -o FILE     write the summary to FILE instead of standard output
-  -pacer      with --, also set gcpacertrace=1
-  -v          with --, pass the trace lines through to standard error too
-
-Examples:
-  GODEBUG=gctrace=1 ./server 2> gc.log; perflab gc gc.log
-  perflab gc -html gc.html -- ./server -addr 127.0.0.1:8080
-  perflab gc -json -- go test -run TestBig ./pkg
-  GODEBUG=gctrace=1 ./server 2>&1 >/dev/null | perflab gc -
 `,
+	examples: `
+GODEBUG=gctrace=1 ./server 2> gc.log; perflab gc gc.log
+perflab gc -html gc.html -- ./server -addr 127.0.0.1:8080
+perflab gc -json -- go test -run TestBig ./pkg
+GODEBUG=gctrace=1 ./server 2>&1 >/dev/null | perflab gc -
+`,
+	run: runGC,
 }
 
-func init() { gcCmd.run = runGC } // runGC refers to gcCmd
-
-// traceFlags are the flags gc and sched share.
-type traceFlags struct {
+// godebugFlags are the flags gc and sched share, for GODEBUG traces
+// (gctrace, schedtrace); execTraceFlags are trace's, for execution traces.
+type godebugFlags struct {
 	json    bool
 	html    string
 	out     string
 	verbose bool
 }
 
-func addTraceFlags(fs *flag.FlagSet) *traceFlags {
-	f := new(traceFlags)
-	fs.BoolVar(&f.json, "json", false, "print JSON")
-	fs.StringVar(&f.html, "html", "", "write an HTML page of charts to `FILE`")
-	fs.StringVar(&f.out, "o", "", "write the summary to `FILE`")
-	fs.BoolVar(&f.verbose, "v", false, "pass trace lines through")
+func addGodebugFlags(fs *flag.FlagSet) *godebugFlags {
+	f := new(godebugFlags)
+	fs.BoolVar(&f.json, "json", false, "print the summary as JSON (schema in docs/godebug.md)")
+	fs.StringVar(&f.html, "html", "", "also write an HTML page of charts (heap, pauses and GC CPU for gc; run queues and Ps for sched) to `FILE`")
+	fs.StringVar(&f.out, "o", "", "write the summary to `FILE` instead of standard output")
+	fs.BoolVar(&f.verbose, "v", false, "with --, pass the trace lines through to standard error too")
 	return f
 }
 
 func runGC(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(gcCmd)
-	flags := addTraceFlags(fs)
-	pacer := fs.Bool("pacer", false, "also set gcpacertrace=1")
-	if err := parseFlags(gcCmd, fs, stdout, args); err != nil {
+	fs := newFlagSet("gc")
+	flags := addGodebugFlags(fs)
+	pacer := fs.Bool("pacer", false, "with --, also set gcpacertrace=1")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	settings := []string{"gctrace=1"}
@@ -97,7 +90,7 @@ func runGC(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args 
 		last := a.Last()
 		return fmt.Sprintf("gc: %d GCs, live heap %d MB, last pause %v", a.GCs(), last.HeapLive>>20, last.Pause().Round(time.Microsecond))
 	}
-	r := &traceReader{cmd: gcCmd, flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
+	r := &godebugReader{cmd: "gc", flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
 	tr, err := r.read(ctx, fs, args)
 	if err != nil {
 		return err
@@ -113,8 +106,8 @@ func runGC(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args 
 	return tr.exit()
 }
 
-// A traceRun is what reading a trace left to report.
-type traceRun struct {
+// A godebugRun is what reading a GODEBUG trace left to report.
+type godebugRun struct {
 	name    string        // the input, for messages
 	ran     bool          // a program was run
 	status  int           // its exit status
@@ -122,17 +115,17 @@ type traceRun struct {
 }
 
 // exit returns the error that makes perflab exit with the program's status.
-func (tr *traceRun) exit() error {
+func (tr *godebugRun) exit() error {
 	if tr.ran && tr.status != 0 {
 		return exitStatus(tr.status)
 	}
 	return nil
 }
 
-// A traceReader feeds a trace to an analyzer, for gc and sched alike.
-type traceReader struct {
-	cmd      *command
-	flags    *traceFlags
+// A godebugReader feeds a GODEBUG trace to an analyzer, for gc and sched alike.
+type godebugReader struct {
+	cmd      string // the command's name, for messages
+	flags    *godebugFlags
 	settings []string // GODEBUG settings for a program run after --
 	stdin    io.Reader
 	stdout   io.Writer
@@ -145,7 +138,7 @@ type traceReader struct {
 // read feeds every trace record to handle: from the program after "--"
 // when the command line has one, else from the file named by the one
 // argument, or standard input for "-" or no argument.
-func (r *traceReader) read(ctx context.Context, fs *flag.FlagSet, args []string) (*traceRun, error) {
+func (r *godebugReader) read(ctx context.Context, fs *flag.FlagSet, args []string) (*godebugRun, error) {
 	rest := fs.Args()
 	if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
 		if len(rest) == 0 {
@@ -171,7 +164,7 @@ func (r *traceReader) read(ctx context.Context, fs *flag.FlagSet, args []string)
 }
 
 // scan reads a trace from a file.
-func (r *traceReader) scan(in io.Reader, name string) (*traceRun, error) {
+func (r *godebugReader) scan(in io.Reader, name string) (*godebugRun, error) {
 	h := r.recorder(name)
 	s := godebug.NewScanner(in)
 	for s.Scan() {
@@ -182,17 +175,16 @@ func (r *traceReader) scan(in io.Reader, name string) (*traceRun, error) {
 	if err := s.Err(); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
-	return &traceRun{name: name}, nil
+	return &godebugRun{name: name}, nil
 }
 
 // recorder returns a handler that passes records on and reports the
 // first malformed lines of the input name on stderr.
-func (r *traceReader) recorder(name string) func(godebug.Record) {
+func (r *godebugReader) recorder(name string) func(godebug.Record) {
 	return func(rec godebug.Record) {
 		if se, ok := rec.(*godebug.SyntaxError); ok && r.warned < 3 {
 			r.warned++
-			msg := strings.TrimPrefix(se.Error(), fmt.Sprintf("line %d: ", se.Line))
-			fmt.Fprintf(r.stderr, "perflab %s: %s:%d: %s\n", r.cmd.name, name, se.Line, msg)
+			fmt.Fprintf(r.stderr, "perflab %s: %s:%d: malformed %s trace line: %s\n", r.cmd, name, se.Line, se.Kind, se.Msg)
 		}
 		r.handle(rec)
 	}
@@ -200,7 +192,7 @@ func (r *traceReader) recorder(name string) func(godebug.Record) {
 
 // run runs the program in argv under the GODEBUG settings. "go test" and
 // "go run" are built first, without them, and only the binary is traced.
-func (r *traceReader) run(ctx context.Context, argv []string) (*traceRun, error) {
+func (r *godebugReader) run(ctx context.Context, argv []string) (*godebugRun, error) {
 	name, dir := argv[0], ""
 	plan, err := parseGoPlan(argv)
 	if err != nil {
@@ -216,7 +208,7 @@ func (r *traceReader) run(ctx context.Context, argv []string) (*traceRun, error)
 		if argv, dir, err = plan.prepare(ctx, tmp, r.stderr); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(r.stderr, "perflab %s: built %s first; tracing only the program it built\n", r.cmd.name, name)
+		fmt.Fprintf(r.stderr, "perflab %s: built %s first; tracing only the program it built\n", r.cmd, name)
 	}
 	line := term.NewLine(r.stderr)
 	// The program's own output to the terminal would run into the line.
@@ -241,7 +233,7 @@ func (r *traceReader) run(ctx context.Context, argv []string) (*traceRun, error)
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", name, err)
 	}
-	return &traceRun{name: name, ran: true, status: status, elapsed: elapsed}, nil
+	return &godebugRun{name: name, ran: true, status: status, elapsed: elapsed}, nil
 }
 
 // clearingWriter erases the progress line before passing output through.
@@ -258,7 +250,7 @@ func (c clearingWriter) Write(p []byte) (int, error) {
 // writeReport writes the summary as text or JSON to stdout or -o FILE,
 // and with -html FILE a page of the text summary and the charts, which
 // are made only then.
-func writeReport(flags *traceFlags, stdout io.Writer, summary any, text func(io.Writer) error, title string, charts func() []chart.Chart) error {
+func writeReport(flags *godebugFlags, stdout io.Writer, summary any, text func(io.Writer) error, title string, charts func() []chart.Chart) error {
 	var textBuf strings.Builder
 	if !flags.json || flags.html != "" {
 		if err := text(&textBuf); err != nil {

@@ -19,9 +19,9 @@ import (
 var goroutinesCmd = &command{
 	name:    "goroutines",
 	summary: "group the goroutines of a panic, SIGQUIT dump or goroutine profile; find leaks",
-	usage: `usage: perflab goroutines [flags] SOURCE...
-       perflab goroutines [flags] -- PROGRAM [ARGS...]
-
+	synopsis: `perflab goroutines [flags] SOURCE...
+perflab goroutines [flags] -- PROGRAM [ARGS...]`,
+	doc: `
 Goroutines reads goroutine stacks and groups them: goroutines with the same
 frames (function, file and line; argument values, pointers and ids aside),
 state and creator form one group, printed count first, the panicking
@@ -42,45 +42,17 @@ After "--", perflab runs PROGRAM with GOTRACEBACK=all and reads its
 standard error when it dies; Ctrl-\ (SIGQUIT) and Ctrl-C are forwarded to
 it, so that Ctrl-\ makes it print its goroutines and exit. Its standard
 output goes to perflab's standard error.
-
-Flags:
-  -base=SRC       compare with an earlier dump: counts show the growth, and
-                  groups that grew are reported ("+200 goroutines in
-                  main.worker, blocked on chan receive ≥ 5 minutes, created
-                  by main.main at main.go:48: likely leak")
-  -leaks=SRC      a goroutineleak profile (Go 1.26 with
-                  GOEXPERIMENT=goroutineleakprofile, Go 1.27): its
-                  goroutines are marked as leaked for certain. URL sources
-                  are also asked for /debug/pprof/goroutineleak, where the
-                  runtime serves it
-  -wait=D         report groups waiting at least D as waiting long
-                  (default 1m; the runtime counts whole minutes)
-  -args           print each frame's argument words, and decode those of
-                  the panicking frame (slices as ptr/len/cap, strings as
-                  ptr/len, packed small integers) from its parameter types
-  -binary=FILE    the program's executable, whose DWARF data gives those
-                  types (default: PROGRAM after "--"; else the source file
-                  named in the frame is parsed)
-  -json           write JSON: {"total", "panic": {"value", "goroutine"},
-                  "groups": [{"count", "base_count", "state",
-                  "wait_minutes": {"min", "max"}, "labels", "created_by":
-                  {"func", "file", "line"}, "frames": [{"func", "file",
-                  "line"}]}]} (see docs/goroutines.md)
-  -timeout=D, -max_bytes=SIZE, -token=TOKEN, -H 'Name: value'
-                  as for fetch: bound each fetch, cap a source's size,
-                  authenticate to URL sources
-
-Examples:
-  perflab goroutines crash.txt
-  go test ./... 2>&1 | perflab goroutines -
-  perflab goroutines localhost:6060
-  perflab goroutines -base before.txt http://localhost:6060/debug/pprof/goroutine
-  perflab goroutines -args -- ./server -port 8080
-  perflab goroutines -json dump.txt | jq '.groups[0]'
 `,
+	examples: `
+perflab goroutines crash.txt
+go test ./... 2>&1 | perflab goroutines -
+perflab goroutines localhost:6060
+perflab goroutines -base before.txt http://localhost:6060/debug/pprof/goroutine
+perflab goroutines -args -- ./server -port 8080
+perflab goroutines -json dump.txt | jq '.groups[0]'
+`,
+	run: runGoroutines,
 }
-
-func init() { goroutinesCmd.run = runGoroutines }
 
 // goroutinesFlags are the flags of perflab goroutines.
 type goroutinesFlags struct {
@@ -92,16 +64,16 @@ type goroutinesFlags struct {
 }
 
 func runGoroutines(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(goroutinesCmd)
+	fs := newFlagSet("goroutines")
 	f := &goroutinesFlags{}
-	fs.Var(&f.base, "base", "")
-	fs.Var(&f.leaks, "leaks", "")
-	fs.DurationVar(&f.wait, "wait", time.Minute, "")
-	fs.BoolVar(&f.args, "args", false, "")
-	fs.BoolVar(&f.json, "json", false, "")
-	fs.StringVar(&f.binary, "binary", "", "")
+	fs.Var(&f.base, "base", "compare with an earlier dump: counts show the growth, and groups that grew are reported (\"+200 goroutines in main.worker, blocked on chan receive ≥ 5 minutes, created by main.main at main.go:48: likely leak\")")
+	fs.Var(&f.leaks, "leaks", "a goroutineleak profile (Go 1.26 with GOEXPERIMENT=goroutineleakprofile, Go 1.27): its goroutines are marked as leaked for certain. URL sources are also asked for /debug/pprof/goroutineleak, where the runtime serves it")
+	fs.DurationVar(&f.wait, "wait", time.Minute, "report groups waiting at least D as waiting long (default 1m; the runtime counts whole minutes)")
+	fs.BoolVar(&f.args, "args", false, "print each frame's argument words, and decode those of the panicking frame (slices as ptr/len/cap, strings as ptr/len, packed small integers) from its parameter types")
+	fs.BoolVar(&f.json, "json", false, "write JSON: {\"total\", \"panic\": {\"value\", \"goroutine\"}, \"groups\": [{\"count\", \"base_count\", \"state\", \"wait_minutes\": {\"min\", \"max\"}, \"labels\", \"created_by\": {\"func\", \"file\", \"line\"}, \"frames\": [{\"func\", \"file\", \"line\"}]}]} (see docs/goroutines.md)")
+	fs.StringVar(&f.binary, "binary", "", "the program's executable, whose DWARF data gives those types (default: PROGRAM after \"--\"; else the source file named in the frame is parsed)")
 	f.sf = addSourceFlags(fs, false)
-	if err := parseFlags(goroutinesCmd, fs, stdout, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	program := dashDashArgs(args, fs.Args())

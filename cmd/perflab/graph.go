@@ -10,35 +10,28 @@ import (
 )
 
 var graphCmd = &command{name: "graph", summary: "the call graph as DOT (as pprof -dot) or SVG, without Graphviz",
-	usage: `usage: perflab graph [flags] -dot|-svg [-o FILE] SOURCE...
-
+	synopsis: `perflab graph [flags] -dot|-svg [-o FILE] SOURCE...`,
+	doc: `
 Writes the call graph of pprof's 'web' command: -dot prints it in
 Graphviz's DOT language, byte for byte as 'go tool pprof -dot' does with the
 same flags; -svg lays it out and draws it as SVG itself, no Graphviz needed.
 The output goes to stdout, or to FILE with -o.
-
-Examples:
-  perflab graph -dot cpu.pprof > cpu.dot
-  perflab graph -svg -o cpu.svg -focus=main.run cpu.pprof
-  perflab graph -svg -o diff.svg -diff_base=old.pprof new.pprof
-
-Format:
-  -dot                   DOT output, as pprof -dot
-  -svg                   SVG output, laid out by perflab
-  -o FILE                write to FILE instead of stdout
-
-` + reportFlagHelp,
+`,
+	examples: `
+perflab graph -dot cpu.pprof > cpu.dot
+perflab graph -svg -o cpu.svg -focus=main.run cpu.pprof
+perflab graph -svg -o diff.svg -diff_base=old.pprof new.pprof
+`,
+	run: runGraph,
 }
 
-func init() { graphCmd.run = runGraph }
-
 func runGraph(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(graphCmd)
+	fs := newFlagSet("graph")
 	rf := addReportFlags(fs, rpt.Dot)
-	dot := fs.Bool("dot", false, "DOT output")
-	svg := fs.Bool("svg", false, "SVG output")
-	out := fs.String("o", "", "output file")
-	if err := parseFlags(graphCmd, fs, stdout, args); err != nil {
+	dot := fs.Bool("dot", false, "DOT output, as pprof -dot")
+	svg := fs.Bool("svg", false, "SVG output, laid out by perflab")
+	out := fs.String("o", "", "write to `FILE` instead of stdout")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *dot == *svg {

@@ -9,33 +9,36 @@ import (
 )
 
 var helpCmd = &command{
-	name:    "help",
-	summary: "show the list of commands, or one command's usage",
-	usage: `usage: perflab help [COMMAND]
-
+	name:     "help",
+	summary:  "show the list of commands, or one command's usage",
+	synopsis: `perflab help [COMMAND]`,
+	doc: `
 Without an argument, lists perflab's commands. With one, prints that
 command's usage and examples.
-
-Examples:
-  perflab help
-  perflab help top
+`,
+	examples: `
+perflab help
+perflab help top
 `,
 }
 
-func init() { helpCmd.run = runHelp } // runHelp reads the commands table, which lists helpCmd.
-
+// runHelp prints the list of commands, or runs one with -h, so that its
+// usage is derived from the flags it defines. dispatch calls it: help is
+// in the table it reads.
 func runHelp(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	switch len(args) {
+	fs := newFlagSet("help")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch fs.NArg() {
 	case 0:
 		printOverview(stdout)
 		return nil
 	case 1:
-		c := lookup(args[0])
-		if c == nil {
-			return usageErrorf("unknown command %q; run 'perflab help' for the list", args[0])
+		if lookup(fs.Arg(0)) == nil {
+			return usageErrorf("unknown command %q; run 'perflab help' for the list", fs.Arg(0))
 		}
-		fmt.Fprint(stdout, c.usage)
-		return nil
+		return dispatch(ctx, stdin, stdout, io.Discard, []string{fs.Arg(0), "-h"})
 	default:
 		return usageErrorf("help takes at most one command name")
 	}
@@ -60,21 +63,25 @@ Run 'perflab help COMMAND' for a command's flags and examples.
 }
 
 var versionCmd = &command{
-	name:    "version",
-	summary: "print perflab's version and the Go version it was built with",
-	usage: `usage: perflab version
-
+	name:     "version",
+	summary:  "print perflab's version and the Go version it was built with",
+	synopsis: `perflab version`,
+	doc: `
 Prints perflab's module version (or "devel" for a source build) and the Go
 toolchain it was built with.
-
-Example:
-  perflab version
+`,
+	examples: `
+perflab version
 `,
 	run: runVersion,
 }
 
 func runVersion(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	if len(args) > 0 {
+	fs := newFlagSet("version")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
 		return usageErrorf("version takes no arguments")
 	}
 	version, goVersion := "devel", "unknown"

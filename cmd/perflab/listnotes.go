@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/compilenotes"
+	"github.com/perflab/perflab/internal/term"
 	rpt "github.com/perflab/perflab/report"
 )
 
@@ -41,7 +42,7 @@ func addCompilerNotes(ctx context.Context, p *profile.Profile, o *rpt.Options, s
 	sort.Strings(dirs)
 	ns, err := compilenotes.Build(ctx, dirs, compilenotes.Options{})
 	if err != nil {
-		fmt.Fprintf(stderr, "perflab list: no compiler notes: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(stderr, "perflab list: no compiler notes: %s\n", term.OneLine(err.Error()))
 		return
 	}
 	o.LineNotes = ns

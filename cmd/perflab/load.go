@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -20,10 +19,10 @@ import (
 )
 
 var loadCmd = &command{
-	name:    "load",
-	summary: "put HTTP load on a server (hey's flags, honest latencies)",
-	usage: `usage: perflab load [flags] URL
-
+	name:     "load",
+	summary:  "put HTTP load on a server (hey's flags, honest latencies)",
+	synopsis: `perflab load [flags] URL`,
+	doc: `
 Sends HTTP requests to URL from -c concurrent workers and reports latencies
 in hey's layout. Flags and meanings are hey's, except that -q is the total
 rate (hey's is per worker), -n is sent exactly, and there is no cap on the
@@ -31,50 +30,20 @@ number of results. With -q, latencies count from each request's intended
 send time (coordinated omission corrected, as wrk2 does); the uncorrected
 view and how many requests went out late are printed beside them.
 
-Flags:
-  -n N        number of requests to send (default 200)
-  -c N        concurrent workers, one connection each (default 50)
-  -q RATE     total rate in requests per second (default: as fast as possible)
-  -z DUR      send for this long instead of -n requests, e.g. 10s, 3m
-  -o FORMAT   output: summary (default), csv (one row per response, hey's
-              columns) or json (docs/load.md describes the schema)
-  -m METHOD   HTTP method (default GET)
-  -H "K: V"   header; repeat for more
-  -t SECS     timeout of each request in seconds, 0 for none (default 20)
-  -A VALUE    Accept header
-  -d BODY     request body
-  -D FILE     request body from FILE, a regular file of at most 256 MiB
-  -T TYPE     Content-Type (default "text/html")
-  -a U:P      basic authentication
-  -x PROXY    HTTP proxy as host:port or URL
-  -h2         HTTP/2 only (h2 over TLS, prior-knowledge h2c over plain TCP)
-  -host NAME  Host header
-  -disable-compression  do not ask for gzip
-  -disable-keepalive    a new connection for every request
-  -disable-redirects    report redirects instead of following them
-  -cpus N     CPUs the generator may use (default: half the machine's, at
-              least 1; hey's default is all of them)
-  -fail-on-errors SHARE
-              exit 1 when more than SHARE of the requests failed, e.g. 0.01
-              or 1%: counts requests without a response, 5xx responses,
-              requests left in flight at the end and, with -q, requests
-              due that were never sent
-
 Requests/sec counts responses of any status; requests that failed without
 a response are counted apart (Errors/sec, Error distribution). A run in
 which no request got a response exits 1.
 
 On a terminal a progress line shows elapsed time, requests, rate, errors and
 p50/p99 so far. Ctrl-C stops the run and reports what completed.
-
-Examples:
-  perflab load -n 10000 -c 8 http://127.0.0.1:8080/
-  perflab load -c 4 -q 1000 -z 30s http://127.0.0.1:8080/api
-  perflab load -m POST -T application/json -d '{"a":1}' -o json http://127.0.0.1:8080/
 `,
+	examples: `
+perflab load -n 10000 -c 8 http://127.0.0.1:8080/
+perflab load -c 4 -q 1000 -z 30s http://127.0.0.1:8080/api
+perflab load -m POST -T application/json -d '{"a":1}' -o json http://127.0.0.1:8080/
+`,
+	run: runLoad,
 }
-
-func init() { loadCmd.run = runLoad } // runLoad refers to loadCmd
 
 // loadFlags are perflab load's flags, as hey spells them.
 type loadFlags struct {
@@ -85,16 +54,16 @@ type loadFlags struct {
 	contentType, auth, proxy, host, out string
 	h2, noCompression, noKeepAlive      bool
 	noRedirects                         bool
-	headers                             stringList // repeated -H
-	failOn                              shareFlag  // -fail-on-errors
+	headers                             stringList           // repeated -H
+	failOn                              loadgen.FailureLimit // -fail-on-errors
 }
 
 func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(loadCmd)
+	fs := newFlagSet("load")
 	var f loadFlags
-	fs.StringVar(&f.out, "o", "", "")
+	fs.StringVar(&f.out, "o", "", "output: summary (default), csv (one row per response, hey's columns) or json (docs/load.md describes the schema)")
 	f.register(fs)
-	if err := parseFlags(loadCmd, fs, stdout, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -104,6 +73,7 @@ func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 	if err != nil {
 		return err
 	}
+	f.rateNote(stderr, "load")
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(f.cpus))
 	res, err := loadAndReport(ctx, stdout, stderr, cfg, f.out)
 	if err != nil {
@@ -113,28 +83,39 @@ func runLoad(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 }
 
 // register defines the load flags, all but -o (whose meaning differs
-// between perflab load and perflab run), on fs.
+// between perflab load and perflab investigate), on fs.
 func (f *loadFlags) register(fs *flag.FlagSet) {
-	fs.IntVar(&f.n, "n", loadgen.DefaultN, "")
-	fs.IntVar(&f.c, "c", loadgen.DefaultC, "")
-	fs.Float64Var(&f.q, "q", 0, "")
-	fs.DurationVar(&f.z, "z", 0, "")
-	fs.StringVar(&f.method, "m", "GET", "")
-	fs.Var(&f.headers, "H", "")
-	fs.IntVar(&f.t, "t", 20, "")
-	fs.StringVar(&f.accept, "A", "", "")
-	fs.StringVar(&f.body, "d", "", "")
-	fs.StringVar(&f.bodyFile, "D", "", "")
-	fs.StringVar(&f.contentType, "T", "text/html", "")
-	fs.StringVar(&f.auth, "a", "", "")
-	fs.StringVar(&f.proxy, "x", "", "")
-	fs.BoolVar(&f.h2, "h2", false, "")
-	fs.StringVar(&f.host, "host", "", "")
-	fs.BoolVar(&f.noCompression, "disable-compression", false, "")
-	fs.BoolVar(&f.noKeepAlive, "disable-keepalive", false, "")
-	fs.BoolVar(&f.noRedirects, "disable-redirects", false, "")
-	fs.IntVar(&f.cpus, "cpus", defaultCPUs(), "")
-	fs.Var(&f.failOn, "fail-on-errors", "")
+	fs.IntVar(&f.n, "n", loadgen.DefaultN, "number of requests to send (default 200)")
+	fs.IntVar(&f.c, "c", loadgen.DefaultC, "concurrent workers, one connection each (default 50)")
+	fs.Float64Var(&f.q, "q", 0, "requests per second of all the workers together (hey's -q is per worker; with -c > 1 a note on stderr says so); default: as fast as possible")
+	fs.DurationVar(&f.z, "z", 0, "send for this long instead of -n requests, e.g. 10s, 3m")
+	fs.StringVar(&f.method, "m", "GET", "HTTP method (default GET)")
+	fs.Var(&f.headers, "H", "header; repeat for more")
+	fs.IntVar(&f.t, "t", 20, "timeout of each request in seconds, 0 for none (default 20)")
+	fs.StringVar(&f.accept, "A", "", "Accept header")
+	fs.StringVar(&f.body, "d", "", "request body")
+	fs.StringVar(&f.bodyFile, "D", "", "request body from `FILE`, a regular file of at most 256 MiB")
+	fs.StringVar(&f.contentType, "T", "text/html", "Content-Type (default \"text/html\")")
+	fs.StringVar(&f.auth, "a", "", "basic authentication")
+	fs.StringVar(&f.proxy, "x", "", "HTTP proxy as host:port or URL")
+	fs.BoolVar(&f.h2, "h2", false, "HTTP/2 only (h2 over TLS, prior-knowledge h2c over plain TCP)")
+	fs.StringVar(&f.host, "host", "", "Host header")
+	fs.BoolVar(&f.noCompression, "disable-compression", false, "do not ask for gzip")
+	fs.BoolVar(&f.noKeepAlive, "disable-keepalive", false, "a new connection for every request")
+	fs.BoolVar(&f.noRedirects, "disable-redirects", false, "report redirects instead of following them")
+	fs.IntVar(&f.cpus, "cpus", defaultCPUs(), "CPUs the generator may use (default: half the machine's, at least 1; hey's default is all of them)")
+	fs.Var(&f.failOn, "fail-on-errors", "exit 1 when more than `SHARE` of the requests failed, e.g. 0.01 or 1%: counts requests without a response, 5xx responses, requests left in flight at the end and, with -q, requests due that were never sent")
+}
+
+// rateNote warns a hey user, when -q and -c > 1 are both given, that -q
+// is the total rate of all the workers, where hey's is each worker's, and
+// gives hey's -q for the same load.
+func (f *loadFlags) rateNote(stderr io.Writer, cmd string) {
+	if f.q <= 0 || f.c <= 1 {
+		return
+	}
+	fmt.Fprintf(stderr, "perflab %s: -q %s is the total rate of the %d workers together, not each one's as in hey (the same load in hey: -c %d -q %s)\n",
+		cmd, strconv.FormatFloat(f.q, 'g', -1, 64), f.c, f.c, strconv.FormatFloat(f.q/float64(f.c), 'g', 4, 64))
 }
 
 // verdict fails a run in which no request got a response, or, with
@@ -143,22 +124,10 @@ func (f *loadFlags) verdict(res *loadgen.Result) error {
 	if err := res.Err(); err != nil {
 		return fmt.Errorf("load: %w", err)
 	}
-	if !f.failOn.set || res.FailureShare() <= f.failOn.share {
-		return nil
+	if err := f.failOn.Check(res); err != nil {
+		return fmt.Errorf("load: %w", err)
 	}
-	var parts []string
-	for _, c := range []struct {
-		n    int64
-		what string
-	}{{res.ErrorCount, "without a response"}, {res.ServerErrors, "with a 5xx status"},
-		{res.Unfinished, "unfinished"}, {res.Unsent, "never sent"}} {
-		if c.n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
-		}
-	}
-	return fmt.Errorf("load: %s of the %d requests to %s failed (%s), more than -fail-on-errors %s",
-		formatShare(res.FailureShare()), res.Requests+res.Unfinished+res.Unsent, res.URL,
-		strings.Join(parts, ", "), f.failOn.String())
+	return nil
 }
 
 // defaultCPUs is half the machine's CPUs, at least 1. A load generator
@@ -178,7 +147,7 @@ func (f *loadFlags) config(rawURL string) (loadgen.Config, error) {
 		DisableKeepAlive: f.noKeepAlive, DisableRedirects: f.noRedirects,
 	}
 	if _, err := loadgen.ParseURL(rawURL); err != nil {
-		return cfg, usageErrorf("%v", err)
+		return cfg, usageErrorf("%w", err)
 	}
 	if err := f.checkNumbers(); err != nil {
 		return cfg, err
@@ -193,7 +162,7 @@ func (f *loadFlags) config(rawURL string) (loadgen.Config, error) {
 	for _, h := range f.headers {
 		name, value, err := loadgen.ParseHeader(h)
 		if err != nil {
-			return cfg, usageErrorf("-H: %v", err)
+			return cfg, usageErrorf("-H: %w", err)
 		}
 		cfg.Header.Set(name, value)
 	}
@@ -206,7 +175,7 @@ func (f *loadFlags) config(rawURL string) (loadgen.Config, error) {
 	if f.proxy != "" {
 		p, err := parseProxy(f.proxy)
 		if err != nil {
-			return cfg, usageErrorf("-x: %v", err)
+			return cfg, usageErrorf("-x: %w", err)
 		}
 		cfg.Proxy = p
 	}
@@ -296,7 +265,7 @@ func loadAndReport(ctx context.Context, stdout, stderr io.Writer, cfg loadgen.Co
 	res, err := loadgen.Run(ctx, cfg)
 	line.Clear()
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, usageErrorf("%w", err)
 	}
 	if res.Interrupted {
 		fmt.Fprintf(stderr, "perflab load: interrupted; reporting the %d requests that completed\n", res.Requests)
@@ -339,49 +308,4 @@ func (c *csvWriter) flush() error {
 		return c.err
 	}
 	return c.w.Flush()
-}
-
-// shareFlag is -fail-on-errors: a share of requests, given as a fraction
-// (0.01) or a percentage (1%).
-type shareFlag struct {
-	share float64
-	set   bool
-}
-
-func (s *shareFlag) String() string { return formatShare(s.share) }
-
-func (s *shareFlag) Set(v string) error {
-	share, err := parseShare(v)
-	if err != nil {
-		return err
-	}
-	s.share, s.set = share, true
-	return nil
-}
-
-// parseShare parses a share from 0 to 1 given as a fraction ("0.01") or
-// a percentage ("1%", "0.5%").
-func parseShare(v string) (float64, error) {
-	num, pct := strings.CutSuffix(strings.TrimSpace(v), "%")
-	x, err := strconv.ParseFloat(num, 64)
-	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0, fmt.Errorf("bad share %q: want a fraction like 0.01 or a percentage like 1%%", v)
-	}
-	if pct {
-		x /= 100
-	}
-	switch {
-	case x < 0:
-		return 0, fmt.Errorf("share %q is negative", v)
-	case x > 1 && !pct:
-		return 0, fmt.Errorf("share %q is more than 1; write %s%% for a percentage", v, num)
-	case x > 1:
-		return 0, fmt.Errorf("share %q is more than 100%%", v)
-	}
-	return x, nil
-}
-
-// formatShare prints a share as a percentage, with no more digits than it needs.
-func formatShare(x float64) string {
-	return strconv.FormatFloat(x*100, 'g', 4, 64) + "%"
 }

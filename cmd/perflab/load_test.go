@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -36,6 +37,7 @@ func TestLoad(t *testing.T) {
 		{"LayoutMatchesHey", loadLayoutMatchesHey},
 		{"ErrorLayoutMatchesHey", loadErrorLayoutMatchesHey},
 		{"CSVMatchesHey", loadCSVMatchesHey},
+		{"RateNote", loadRateNote},
 		{"JSON", loadJSON},
 		{"UsageErrors", loadUsageErrors},
 		{"Interrupt", loadInterrupt},
@@ -249,4 +251,46 @@ func loadRequestFlags(t *testing.T, bin string) {
 	if s := <-got; s != want {
 		t.Errorf("server saw %+v, want %+v", s, want)
 	}
+}
+
+// rateNoteRE matches the line perflab load prints when -q and -c > 1 are
+// both given, capturing hey's flags for the same load.
+var rateNoteRE = regexp.MustCompile(`^perflab load: -q 200 is the total rate of the 4 workers together, not each one's as in hey \(the same load in hey: -c 4 -q ([0-9.]+)\)\n$`)
+
+// loadRateNote checks the note on -q: one line on stderr with -c 4, none
+// with -c 1, and the hey flags it names, run by the real hey against the
+// same server, send about the rate perflab sent.
+func loadRateNote(t *testing.T, bin string) {
+	hey := testprog.Oracle(t, "hey")
+	url := helloServer(t).URL + "/"
+	out, stderr, code := runPerflab(t, bin, "load", "-n", "40", "-c", "4", "-q", "200", url)
+	m := rateNoteRE.FindStringSubmatch(stderr)
+	if code != 0 || m == nil {
+		t.Fatalf("exit %d, stderr %q; want 0 and one line matching %s", code, stderr, rateNoteRE)
+	}
+	heyOut, err := exec.Command(hey, "-n", "40", "-c", "4", "-q", m[1], url).Output()
+	if err != nil {
+		t.Fatalf("hey: %v", err)
+	}
+	ours, theirs := requestsPerSec(t, out), requestsPerSec(t, string(heyOut))
+	if r := theirs / ours; r < 0.6 || r > 1.6 {
+		t.Errorf("hey -c 4 -q %s sent %.0f req/s, perflab load -c 4 -q 200 %.0f: want about the same", m[1], theirs, ours)
+	}
+	if _, stderr, code := runPerflab(t, bin, "load", "-n", "4", "-c", "1", "-q", "200", url); code != 0 || stderr != "" {
+		t.Errorf("-c 1: exit %d, stderr %q; want 0 and nothing", code, stderr)
+	}
+}
+
+// requestsPerSec reads the Requests/sec line of a hey or perflab load report.
+func requestsPerSec(t *testing.T, report string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^  Requests/sec:\t([0-9.]+)$`).FindStringSubmatch(report)
+	if m == nil {
+		t.Fatalf("no Requests/sec in\n%s", report)
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil || v <= 0 {
+		t.Fatalf("Requests/sec %q in\n%s", m[1], report)
+	}
+	return v
 }

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/perflab/perflab/internal/testprog"
+	"github.com/perflab/perflab/investigate"
+	"github.com/perflab/perflab/loadgen"
 )
 
 // perflab builds the real binary once per test that asks for it.
@@ -66,6 +69,8 @@ func TestExitStatuses(t *testing.T) {
 		{args: []string{"help", "version"}, code: 0, stdoutHas: "usage: perflab version"},
 		{args: []string{"version"}, code: 0, stdoutHas: "perflab "},
 		{args: []string{"version", "extra"}, code: 2, stderrHas: "perflab version: version takes no arguments"},
+		{args: []string{"run", "-nosuch"}, code: 2, stderrHas: "perflab: \"run\" is deprecated: it is now perflab investigate\nperflab investigate: flag provided but not defined: -nosuch"},
+		{args: []string{"help", "run"}, code: 0, stdoutHas: "usage: perflab investigate "},
 	}
 	for _, tt := range tests {
 		stdout, stderr, code := runPerflab(t, bin, tt.args...)
@@ -73,5 +78,24 @@ func TestExitStatuses(t *testing.T) {
 			t.Errorf("perflab %q: exit %d, stdout %q, stderr %q; want exit %d, stdout containing %q, stderr containing %q",
 				tt.args, code, stdout, stderr, tt.code, tt.stdoutHas, tt.stderrHas)
 		}
+	}
+}
+
+// TestUsageErrorsKeepTheirChain: a usage error wraps what the library
+// returned, so errors.As finds it, and main alone flattens it (exit 2, one
+// line naming the command). It runs in process; it costs milliseconds.
+func TestUsageErrorsKeepTheirChain(t *testing.T) {
+	ctx := context.Background()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, strings.NewReader(""), &stdout, &stderr, []string{"load", "-n", "1", "-c", "1", "-H", "X-A: b\x01", "http://127.0.0.1:1/"})
+	var he *loadgen.HeaderError
+	if !errors.As(err, &he) || exitCode(&stderr, err) != 2 || !strings.HasPrefix(stderr.String(), "perflab load: -H: header") {
+		t.Errorf("load -H with a control character: %v, stderr %q; want a usage error wrapping *loadgen.HeaderError", err, stderr.String())
+	}
+	stderr.Reset()
+	err = run(ctx, strings.NewReader(""), &stdout, &stderr, []string{"investigate", "-url", "http://192.0.2.1/", "--", "true"})
+	var ue *investigate.UsageError
+	if !errors.As(err, &ue) || exitCode(&stderr, err) != 2 || !strings.HasPrefix(stderr.String(), "perflab investigate: ") || strings.Contains(stderr.String(), "usage: ") {
+		t.Errorf("investigate -url http://192.0.2.1/: %v, stderr %q; want a usage error wrapping *investigate.UsageError", err, stderr.String())
 	}
 }

@@ -15,10 +15,10 @@ import (
 )
 
 var queryCmd = &command{
-	name:    "query",
-	summary: "write the merged profile of a selection of a store",
-	usage: `usage: perflab query [-store STORE] [-from TIME] [-until TIME] [-type TYPE] [-o FILE] SELECTOR
-
+	name:     "query",
+	summary:  "write the merged profile of a selection of a store",
+	synopsis: `perflab query [-store STORE] [-from TIME] [-until TIME] [-type TYPE] [-o FILE] SELECTOR`,
+	doc: `
 Query writes the merge of the profiles a selection picks in a store (the
 directory or ClickHouse database of perflab server, or a running server's
 URL): every sample type, with lines, inlined frames, mappings and labels,
@@ -28,26 +28,24 @@ terminal. Every perflab report reads it, and so does go tool pprof.
 SELECTOR is a label selector in Prometheus syntax, as in Grafana
 Pyroscope: {service_name="api", version=~"1\\.4.*"}, with =, !=, =~ and
 !~; it may end with a range of its own, @FROM..UNTIL. Any report takes the
-same selection as its SOURCE when -store or $PERFLAB_STORE is given.
-
-Flags:
-` + selectionFlagHelp + `  -o FILE                where to write the profile (default standard
-                         output, if it is not a terminal)
-  -token=TOKEN           the token of a perflab server (default
-                         $PERFLAB_TOKEN)
-
-Examples:
-  perflab query -store ./perflab-data -o api.pb.gz '{service_name="api"}'
-  perflab query -store http://127.0.0.1:4040 -from -24h -type heap '{service_name="api"}' > heap.pb.gz
-  perflab query -store ./perflab-data '{service_name="api"}@-14d..-7d' | perflab top -
+same selection as its SOURCE when -store or $PERFLAB_STORE is given. See
+docs/server.md.
 `,
+	examples: `
+perflab query -store ./perflab-data -o api.pb.gz '{service_name="api"}'
+perflab query -store http://127.0.0.1:4040 -from -24h -type heap '{service_name="api"}' > heap.pb.gz
+perflab query -store http://127.0.0.1:4040 '{service_name="api"}@-14d..-7d' | perflab top -
+`,
+	run: func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer, args []string) error {
+		return runQuery(ctx, false, stdout, stderr, args)
+	},
 }
 
 var pgoCmd = &command{
-	name:    "pgo",
-	summary: "write a CPU profile of a selection for go build -pgo",
-	usage: `usage: perflab pgo [-store STORE] [-from TIME] [-until TIME] [-o FILE] SELECTOR
-
+	name:     "pgo",
+	summary:  "write a CPU profile of a selection for go build -pgo",
+	synopsis: `perflab pgo [-store STORE] [-from TIME] [-until TIME] [-o FILE] SELECTOR`,
+	doc: `
 Pgo writes the CPU profile of the selection, merged, for Go's
 profile-guided optimization: with the inlined frames and the functions'
 start lines that the compiler needs, and without the pprof labels and the
@@ -56,38 +54,31 @@ go build uses for the main package of its directory). Refresh it as the
 code and its load change, for instance before each release: the compiler
 accepts a profile of older code, and what it tells of hot calls ages
 slowly. See docs/server.md.
-
-Flags:
-` + selectionFlagHelp + `  -o FILE                where to write the profile (default default.pgo)
-  -token=TOKEN           the token of a perflab server (default
-                         $PERFLAB_TOKEN)
-
-Examples:
-  perflab pgo -store http://127.0.0.1:4040 -from -7d -o cmd/api/default.pgo '{service_name="api"}'
-  go build -pgo=auto ./cmd/api
 `,
+	examples: `
+perflab pgo -store http://127.0.0.1:4040 -from -7d -o cmd/api/default.pgo '{service_name="api"}'
+go build ./cmd/api
+`,
+	run: func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer, args []string) error {
+		return runQuery(ctx, true, stdout, stderr, args)
+	},
 }
 
-func init() {
-	queryCmd.run = func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer, args []string) error {
-		return runQuery(ctx, queryCmd, stdout, stderr, args)
+// runQuery runs query, or pgo if pgo.
+func runQuery(ctx context.Context, pgo bool, stdout, stderr io.Writer, args []string) error {
+	name, outHelp := "query", "write the profile to `FILE` (default standard output, if it is not a terminal)"
+	if pgo {
+		name, outHelp = "pgo", "write the profile to `FILE`"
 	}
-	pgoCmd.run = func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer, args []string) error {
-		return runQuery(ctx, pgoCmd, stdout, stderr, args)
-	}
-}
-
-// runQuery runs query or pgo.
-func runQuery(ctx context.Context, c *command, stdout, stderr io.Writer, args []string) error {
-	pgo := c == pgoCmd
-	fs := newFlagSet(c)
+	fs := newFlagSet(name)
 	sel := addSelectionFlags(fs, !pgo)
-	out := fs.String("o", "", "")
-	token := fs.String("token", "", "")
+	out := fs.String("o", "", outHelp)
 	if pgo {
 		*out = "default.pgo"
+		fs.Lookup("o").DefValue = *out
 	}
-	if err := parseFlags(c, fs, stdout, args); err != nil {
+	token := fs.String("token", "", "the `TOKEN` of a perflab server (default $"+tokenEnv+", which ps does not show)")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -3,32 +3,30 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"io"
 	"runtime"
-	"strings"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/profiles"
 	rpt "github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 )
 
 var topCmd = reportCommand("top", rpt.Top, "show the top entries of a profile, as pprof -top",
-	`usage: perflab top [flags] SOURCE...
-
+	&command{synopsis: `perflab top [flags] SOURCE...`,
+		doc: `
 Prints the functions with the largest values, exactly as
 'go tool pprof -top' does with the same flags. -json prints the rows as JSON.
-
-Examples:
-  perflab top cpu.pprof
-  perflab top -cum -nodecount=20 cpu.pprof
-  perflab top -sample_index=alloc_space -focus=main heap.pprof
-
-`+reportFlagHelp)
+`,
+		examples: `
+perflab top cpu.pprof
+perflab top -cum -nodecount=20 cpu.pprof
+perflab top -sample_index=alloc_space -focus=main heap.pprof
+`})
 
 var listCmd = reportCommand("list", rpt.List, "annotated source of functions matching a regex, as pprof -list",
-	`usage: perflab list [flags] REGEX SOURCE...
-
+	&command{synopsis: `perflab list [flags] REGEX SOURCE...`,
+		doc: `
 Prints the source of every function matching REGEX with each line's flat
 and cumulative values, as 'go tool pprof -list=REGEX'. Sources are read from
 local files, searched along -source_path after removing -trim_path.
@@ -40,75 +38,70 @@ heap: x", "x escapes to heap" with its flow, "inlining call to F",
 "cannot inline F: reason", bounds checks kept, large copies. If the source
 is missing or does not build, one line on stderr says so and the listing
 is plain. See docs/escapes.md.
-
-Examples:
-  perflab list 'main.DFS' cpu.pprof
-  perflab list -source_path=$HOME/src -trim_path=/build 'Handler' cpu.pprof
-  perflab list -compiler 'leftpadV1' mem.pprof
-
-`+reportFlagHelp)
+`,
+		examples: `
+perflab list 'main.DFS' cpu.pprof
+perflab list -source_path=$HOME/src -trim_path=/build 'Handler' cpu.pprof
+perflab list -compiler 'leftpadV1' mem.pprof
+`})
 
 var peekCmd = reportCommand("peek", rpt.Peek, "callers and callees of matching functions, as pprof -peek",
-	`usage: perflab peek [flags] REGEX SOURCE...
-
+	&command{synopsis: `perflab peek [flags] REGEX SOURCE...`,
+		doc: `
 Prints the callers and callees of every function matching REGEX, as
 'go tool pprof -peek=REGEX'. -json prints them as JSON.
-
-Examples:
-  perflab peek 'mapaccess' cpu.pprof
-  perflab peek -json 'runtime.mallocgc' heap.pprof
-
-`+reportFlagHelp)
+`,
+		examples: `
+perflab peek 'mapaccess' cpu.pprof
+perflab peek -json 'runtime.mallocgc' heap.pprof
+`})
 
 var treeCmd = reportCommand("tree", rpt.Tree, "call graph as text, as pprof -tree",
-	`usage: perflab tree [flags] SOURCE...
-
+	&command{synopsis: `perflab tree [flags] SOURCE...`,
+		doc: `
 Prints every node of the call graph with its callers and callees, as
 'go tool pprof -tree'. -json prints the graph as JSON.
-
-Examples:
-  perflab tree cpu.pprof
-  perflab tree -nodecount=10 -focus=main.run cpu.pprof
-
-`+reportFlagHelp)
+`,
+		examples: `
+perflab tree cpu.pprof
+perflab tree -nodecount=10 -focus=main.run cpu.pprof
+`})
 
 var tracesCmd = reportCommand("traces", rpt.Traces, "every sample's stack, as pprof -traces",
-	`usage: perflab traces [flags] SOURCE...
-
+	&command{synopsis: `perflab traces [flags] SOURCE...`,
+		doc: `
 Prints each sample with its labels, value and stack, as 'go tool pprof -traces'.
-
-Examples:
-  perflab traces goroutine.pprof
-  perflab traces -tagfocus=worker cpu.pprof
-
-`+reportFlagHelp)
+`,
+		examples: `
+perflab traces goroutine.pprof
+perflab traces -tagfocus=worker cpu.pprof
+`})
 
 var tagsCmd = reportCommand("tags", rpt.Tags, "sample labels and their shares, as pprof -tags",
-	`usage: perflab tags [flags] SOURCE...
-
+	&command{synopsis: `perflab tags [flags] SOURCE...`,
+		doc: `
 Prints every label key with the share of the profile each value carries,
 as 'go tool pprof -tags'.
-
-Examples:
-  perflab tags cpu.pprof
-  perflab tags -sample_index=alloc_space heap.pprof
-
-`+reportFlagHelp)
+`,
+		examples: `
+perflab tags cpu.pprof
+perflab tags -sample_index=alloc_space heap.pprof
+`})
 
 var rawCmd = reportCommand("raw", rpt.Raw, "the profile's raw contents, as pprof -raw",
-	`usage: perflab raw [flags] SOURCE...
-
+	&command{synopsis: `perflab raw [flags] SOURCE...`,
+		doc: `
 Prints the profile's sample types, samples, locations and mappings, as
 'go tool pprof -raw'.
+`,
+		examples: `
+perflab raw heap.pprof
+`})
 
-Examples:
-  perflab raw heap.pprof
-
-`+reportFlagHelp)
-
-// reportCommand makes the command of report k.
-func reportCommand(name string, k rpt.Kind, summary, usage string) *command {
-	c := &command{name: name, summary: summary, usage: usage}
+// reportCommand makes the command of report k, whose help (synopsis,
+// doc, examples) c holds.
+func reportCommand(name string, k rpt.Kind, summary string, c *command) *command {
+	c.name, c.summary = name, summary
 	c.run = func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 		return runReport(ctx, c, k, stdin, stdout, stderr, args)
 	}
@@ -135,9 +128,9 @@ func runReport(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader, std
 // and peek take a REGEX before the sources) and loads the profile; the
 // source "-" reads stdin.
 func loadReportArgs(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader, stdout, stderr io.Writer, args []string) (*profile.Profile, rpt.Options, *reportFlags, error) {
-	fs := newFlagSet(c)
+	fs := newFlagSet(c.name)
 	rf := addReportFlags(fs, k)
-	if err := parseFlags(c, fs, stdout, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return nil, rpt.Options{}, nil, err
 	}
 	rest := fs.Args()
@@ -160,7 +153,7 @@ func (rf *reportFlags) load(ctx context.Context, stdin io.Reader, stderr io.Writ
 	}
 	o, err := rf.options(stderr)
 	if err != nil {
-		return nil, rpt.Options{}, usageErrorf("%v", err)
+		return nil, rpt.Options{}, usageErrorf("%w", err)
 	}
 	opts, err := rf.src.options(stdin, stderr)
 	if err != nil {
@@ -200,7 +193,7 @@ type reportFlags struct {
 
 func addReportFlags(fs *flag.FlagSet, k rpt.Kind) *reportFlags {
 	rf := &reportFlags{o: rpt.DefaultOptions()}
-	rf.resolve = rpt.RegisterFlags(fs, &rf.o)
+	rf.resolve = settings.RegisterFlags(fs, &rf.o)
 	rf.src = addSourceFlags(fs, true)
 	if k == rpt.Top || k == rpt.Peek || k == rpt.Tree {
 		fs.BoolVar(&rf.json, "json", false, "print JSON (see docs/json.md)")
@@ -221,62 +214,3 @@ func (rf *reportFlags) options(stderr io.Writer) (rpt.Options, error) {
 	o.Warnings = stderr
 	return o, nil
 }
-
-// reportFlagHelp describes the flags every report command accepts: the
-// report settings, derived from rpt.Settings, then the sources' flags.
-var reportFlagHelp = settingsFlagHelp() + "\nSources:\n" + sourceFlagHelp + outputFlagHelp
-
-// settingsFlagHelp lists rpt.Settings as flags: name, argument, help and
-// default, a group as its choices, sample_index with its shortcuts.
-func settingsFlagHelp() string {
-	var b strings.Builder
-	b.WriteString("Report settings (pprof's names and meanings; the shell's options too):\n")
-	for _, s := range rpt.Settings() {
-		name := "-" + s.Name
-		if arg := s.Arg(); arg != "" {
-			name += "=" + strings.ToUpper(arg)
-		}
-		if s.Choices != nil {
-			name = "-" + strings.Join(s.ChoiceNames(), " -")
-		}
-		help := strings.Replace(s.Help, "`"+s.Arg()+"`", strings.ToUpper(s.Arg()), 1)
-		if d := s.Default(); s.Choices == nil && d != "" && d != "false" && d != "-1" {
-			help += " (default " + d + ")"
-		}
-		if s.Shortcuts != nil {
-			help += "; shortcuts:"
-			for _, sc := range s.Shortcuts {
-				help += " -" + sc.Flag
-			}
-		}
-		writeFlagHelp(&b, name, help)
-	}
-	return b.String()
-}
-
-// writeFlagHelp writes one flag's entry: the name in a column of 23, the
-// help beside it (or on the next line if the name is longer) wrapped at 78.
-func writeFlagHelp(b *strings.Builder, name, help string) {
-	const indent = "                         "
-	line := fmt.Sprintf("  %-22s ", name)
-	if len(line) > len(indent) {
-		b.WriteString(strings.TrimRight(line, " ") + "\n")
-		line = indent
-	}
-	for i, w := range strings.Fields(help) {
-		if i > 0 && len(line)+1+len(w) > 78 {
-			b.WriteString(line + "\n")
-			line = indent
-		} else if i > 0 {
-			line += " "
-		}
-		line += w
-	}
-	b.WriteString(line + "\n")
-}
-
-// outputFlagHelp describes the flags of the output's form.
-const outputFlagHelp = `
-Output:
-  -json                  JSON output (top, peek, tree; see docs/json.md)
-`

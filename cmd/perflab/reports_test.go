@@ -16,6 +16,7 @@ import (
 
 	"github.com/perflab/perflab/internal/reporttest"
 	rpt "github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 )
 
 // A conformanceCase is one report compared with go tool pprof.
@@ -359,7 +360,7 @@ func TestReportErrors(t *testing.T) {
 }
 
 // TestReportHelpListsEverySetting checks that the report commands' flags
-// and help come from rpt.Settings: every setting, choice and shortcut is
+// and help come from settings.All: every setting, choice and shortcut is
 // in each command's help and is accepted as a flag.
 func TestReportHelpListsEverySetting(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing.pb.gz")
@@ -368,7 +369,7 @@ func TestReportHelpListsEverySetting(t *testing.T) {
 		if err := run(context.Background(), strings.NewReader(""), &help, &help, []string{"help", cmd}); err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range rpt.Settings() {
+		for _, s := range settings.All() {
 			flags := []string{"-" + s.Name}
 			if s.Choices != nil {
 				flags = nil

@@ -13,9 +13,9 @@ import (
 var schedCmd = &command{
 	name:    "sched",
 	summary: "summarise GODEBUG=schedtrace output, or run a program under it",
-	usage: `usage: perflab sched [flags] [FILE|-]
-       perflab sched [flags] -- PROGRAM [ARGS...]
-
+	synopsis: `perflab sched [flags] [FILE|-]
+perflab sched [flags] -- PROGRAM [ARGS...]`,
+	doc: `
 Reads the lines GODEBUG=schedtrace=MS (and scheddetail=1) make the Go
 runtime write to standard error and summarises them: GOMAXPROCS, the share
 of idle Ps, threads and spinning threads, global and per-P run-queue
@@ -30,29 +30,20 @@ unless -v), prints the summary when the program exits or on Ctrl-C, and
 exits with the program's status. "go test" and "go run" are built first
 and only the binary is traced, as with perflab gc. A trace of several
 processes (SCHED 0ms again) is summarised process by process.
-
-Flags:
-  -json           print the summary as JSON (schema in docs/godebug.md)
-  -html FILE      also write an HTML page with charts of run queues and Ps
-  -o FILE         write the summary to FILE instead of standard output
-  -interval DUR   with --, the schedtrace period (default 1s; at least 1ms)
-  -detail         with --, also set scheddetail=1
-  -v              with --, pass the trace lines through to standard error too
-
-Examples:
-  GODEBUG=schedtrace=1000 ./server 2> sched.log; perflab sched sched.log
-  perflab sched -interval 100ms -html sched.html -- ./server
 `,
+	examples: `
+GODEBUG=schedtrace=1000 ./server 2> sched.log; perflab sched sched.log
+perflab sched -interval 100ms -html sched.html -- ./server
+`,
+	run: runSched,
 }
 
-func init() { schedCmd.run = runSched } // runSched refers to schedCmd
-
 func runSched(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(schedCmd)
-	flags := addTraceFlags(fs)
-	interval := fs.Duration("interval", time.Second, "schedtrace period")
-	detail := fs.Bool("detail", false, "also set scheddetail=1")
-	if err := parseFlags(schedCmd, fs, stdout, args); err != nil {
+	fs := newFlagSet("sched")
+	flags := addGodebugFlags(fs)
+	interval := fs.Duration("interval", time.Second, "with --, the schedtrace period (at least 1ms)")
+	detail := fs.Bool("detail", false, "with --, also set scheddetail=1")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *interval < time.Millisecond {
@@ -64,7 +55,7 @@ func runSched(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	}
 	var a godebug.SchedAnalyzer
 	progress := func() string { return fmt.Sprintf("sched: %d samples", a.Samples()) }
-	r := &traceReader{cmd: schedCmd, flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
+	r := &godebugReader{cmd: "sched", flags: flags, settings: settings, stdin: stdin, stdout: stdout, stderr: stderr, handle: a.Add, progress: progress}
 	tr, err := r.read(ctx, fs, args)
 	if err != nil {
 		return err

@@ -28,33 +28,17 @@ type selectionFlags struct {
 // is false for pgo, whose type is always cpu.
 func addSelectionFlags(fs *flag.FlagSet, typ bool) *selectionFlags {
 	f := &selectionFlags{from: defaultFrom, until: "now", typ: "cpu"}
-	fs.StringVar(&f.store, "store", "", "read selections from the store `STORE`: a directory, a clickhouse:// URL or a perflab server's http:// URL (default $"+storeEnv+")")
-	fs.StringVar(&f.from, "from", f.from, "the selections' start: `TIME` (RFC 3339, Unix seconds, now, or relative: -2h, -7d)")
-	fs.StringVar(&f.until, "until", f.until, "the selections' end (excluded): `TIME`")
+	fs.StringVar(&f.store, "store", "", "read selections from `STORE`: a directory, a clickhouse:// URL or the http:// URL of a running perflab server (default $"+storeEnv+"); then a SOURCE such as '{service_name=\"api\"}' is the merge of the profiles it selects (docs/server.md)")
+	fs.StringVar(&f.from, "from", f.from, "the selections' start: a `TIME` in RFC 3339, Unix seconds, now, or relative to now (-2h, -7d); a selection's own range, '{...}@-14d..-7d', wins")
+	fs.StringVar(&f.until, "until", f.until, "the selections' end (excluded): a `TIME`")
 	if typ {
-		fs.StringVar(&f.typ, "type", f.typ, "the selections' profile type: a `TYPE` ID or a kind (cpu, allocs, heap, goroutine, mutex, block, wall)")
+		fs.StringVar(&f.typ, "type", f.typ, "the selections' profile `TYPE`: a kind (cpu, allocs, heap, goroutine, mutex, block, wall) or an ID such as process_cpu:cpu:nanoseconds:cpu:nanoseconds")
 	}
 	return f
 }
 
 // defaultFrom is where a selection starts unless -from says otherwise.
 const defaultFrom = "-1h"
-
-// selectionFlagHelp describes the selection flags of the reports.
-const selectionFlagHelp = `  -store=STORE           a store to read selections from: a directory, a
-                         clickhouse:// URL or the http:// URL of a running
-                         perflab server (default $PERFLAB_STORE); then a
-                         SOURCE such as '{service_name="api"}' is the merge
-                         of the profiles it selects (docs/server.md)
-  -from=TIME, -until=TIME
-                         the selections' range (default -1h to now):
-                         RFC 3339, Unix seconds, now, or relative (-2h, -7d);
-                         a selection's own range, '{...}@-14d..-7d', wins
-  -type=TYPE             the selections' profile type: an ID such as
-                         process_cpu:cpu:nanoseconds:cpu:nanoseconds, or a
-                         kind: cpu (default), allocs, heap, goroutine,
-                         mutex, block, wall
-`
 
 // spec returns the store the flags name: -store, else $PERFLAB_STORE.
 func (f *selectionFlags) spec() string {

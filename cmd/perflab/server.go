@@ -18,10 +18,10 @@ import (
 )
 
 var serverCmd = &command{
-	name:    "server",
-	summary: "keep a fleet's profiles: scrape and receive them, answer queries",
-	usage: `usage: perflab server [-store STORE] [-http HOST:PORT] [-config FILE] [-scrape JOB=ADDR[,ADDR]]... [-token TOKEN] [-retention DUR]
-
+	name:     "server",
+	summary:  "keep a fleet's profiles: scrape and receive them, answer queries",
+	synopsis: `perflab server [-store STORE] [-http HOST:PORT] [-config FILE] [-scrape JOB=ADDR[,ADDR]]... [-token TOKEN] [-retention DUR]`,
+	doc: `
 Server keeps the profiles of a fleet of programs in a store and answers
 queries about any range of time and set of labels. Profiles come in two
 ways: scraped from the programs' /debug/pprof/ (net/http/pprof or package
@@ -35,33 +35,14 @@ other command reads), and the scrape targets' health at /targets. It
 prints "Serving perflab server on http://HOST:PORT" on standard error;
 SIGINT or SIGTERM lets the requests in flight end, flushes the store and
 exits 0. See docs/server.md and docs/ingest.md.
-
-Flags:
-  -store=STORE           where to keep the profiles: a directory (created
-                         if missing) or a clickhouse:// URL (default
-                         $PERFLAB_STORE, else ./perflab-data)
-  -http=HOST:PORT        where to listen (default 127.0.0.1:4040,
-                         Pyroscope's port); a host that is not loopback
-                         needs -token
-  -config=FILE           scrape the jobs of FILE: Prometheus-style
-                         scrape_configs (docs/ingest.md)
-  -scrape=JOB=ADDR[,ADDR]
-                         scrape the programs at ADDR (host:port or a URL)
-                         as the job JOB, every 15s (repeatable)
-  -token=TOKEN           require TOKEN of every request, as a bearer token
-                         or as Basic authentication's password (default
-                         $PERFLAB_TOKEN)
-  -retention=DUR         drop profiles older than DUR, such as 14d or 36h
-                         (default 14d; 0 keeps them forever)
-
-Examples:
-  perflab server -scrape api=127.0.0.1:6060,127.0.0.1:6061
-  perflab server -store /var/lib/perflab -config scrape.yaml -retention 30d
-  PERFLAB_TOKEN=s3cret perflab server -http 0.0.0.0:4040
 `,
+	examples: `
+perflab server -scrape api=127.0.0.1:6060,127.0.0.1:6061
+perflab server -store /var/lib/perflab -config scrape.yaml -retention 30d
+PERFLAB_TOKEN=s3cret perflab server -http 0.0.0.0:4040
+`,
+	run: runServer,
 }
-
-func init() { serverCmd.run = runServer } // runServer refers to serverCmd.
 
 // The defaults of perflab server.
 const (
@@ -78,8 +59,8 @@ type serverFlags struct {
 	scrape            scrape.Config
 }
 
-func runServer(ctx context.Context, _ io.Reader, stdout, stderr io.Writer, args []string) error {
-	f, err := parseServerFlags(stdout, args)
+func runServer(ctx context.Context, _ io.Reader, _, stderr io.Writer, args []string) error {
+	f, err := parseServerFlags(args)
 	if err != nil {
 		return err
 	}
@@ -110,18 +91,18 @@ func serve(ctx context.Context, srv *fleet.Server, addr string, stderr io.Writer
 
 // parseServerFlags parses and checks perflab server's flags: its errors
 // are usage errors.
-func parseServerFlags(stdout io.Writer, args []string) (serverFlags, error) {
-	fs := newFlagSet(serverCmd)
+func parseServerFlags(args []string) (serverFlags, error) {
+	fs := newFlagSet("server")
 	var f serverFlags
 	var config, retention string
 	var specs stringList
-	fs.StringVar(&f.spec, "store", "", "")
-	fs.StringVar(&f.addr, "http", defaultServerAddr, "")
-	fs.StringVar(&config, "config", "", "")
-	fs.Var(&specs, "scrape", "")
-	fs.StringVar(&f.token, "token", "", "")
-	fs.StringVar(&retention, "retention", defaultRetention, "")
-	if err := parseFlags(serverCmd, fs, stdout, args); err != nil {
+	fs.StringVar(&f.spec, "store", "", "keep the profiles in `STORE`: a directory (created if missing) or a clickhouse:// URL (default $"+storeEnv+", else "+defaultStoreDir+")")
+	fs.StringVar(&f.addr, "http", defaultServerAddr, "listen on `HOST:PORT`, Pyroscope's port by default; a host that is not loopback needs -token")
+	fs.StringVar(&config, "config", "", "scrape the jobs of `FILE`, Prometheus-style scrape_configs (docs/ingest.md)")
+	fs.Var(&specs, "scrape", "scrape the programs at each ADDR (host:port or a URL) as the job JOB, every 15 s: `JOB=ADDR[,ADDR]` (repeatable)")
+	fs.StringVar(&f.token, "token", "", "require `TOKEN` of every request, as a bearer token or as Basic authentication's password (default $"+tokenEnv+", which ps does not show)")
+	fs.StringVar(&retention, "retention", defaultRetention, "drop the profiles older than `DUR`, such as 36h, 14d or 2w; 0 keeps them forever")
+	if err := parseFlags(fs, args); err != nil {
 		return f, err
 	}
 	if fs.NArg() > 0 {

@@ -9,10 +9,10 @@ import (
 )
 
 var shellCmd = newShellCommand(&command{
-	name:    "shell",
-	summary: "pprof's interactive shell on a profile",
-	usage: `usage: perflab shell [flags] SOURCE...
-
+	name:     "shell",
+	summary:  "pprof's interactive shell on a profile",
+	synopsis: `perflab shell [flags] SOURCE...`,
+	doc: `
 Reads pprof's interactive commands from the terminal or a pipe and runs
 them on the loaded profile: reports (top10, top5 -cum, list DFS, peek
 mapaccess, tree, traces, tags, raw, disasm main.hash), option assignments (nodefraction=0.1,
@@ -21,12 +21,12 @@ terminal, lines can be edited: Up and Down recall earlier commands, Tab
 completes commands, options and (after a report command) function names.
 "top >file" writes the report to file, only if it succeeds.
 
-Examples:
-  perflab shell cpu.pprof
-  printf 'top5 -cum\nlist main.DFS\n' | perflab shell cpu.pprof
-
 Flags: those of the report commands (see 'perflab help top'), which set the
 shell's initial options, as pprof's flags do.
+`,
+	examples: `
+perflab shell cpu.pprof
+printf 'top5 -cum\nlist main.DFS\n' | perflab shell cpu.pprof
 `,
 })
 

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -35,37 +35,18 @@ type sourceFlags struct {
 func addSourceFlags(fs *flag.FlagSet, withBase bool) *sourceFlags {
 	sf := &sourceFlags{maxBytes: profiles.DefaultMaxBytes}
 	if withBase {
-		fs.Var(&sf.base, "base", "subtract the profile at `source`")
-		fs.Var(&sf.diffBase, "diff_base", "compare with the profile at `source`")
-		fs.BoolVar(&sf.normalize, "normalize", false, "scale the profile to the base's total")
+		fs.Var(&sf.base, "base", "subtract the base profile at `SRC`")
+		fs.Var(&sf.diffBase, "diff_base", "compare with the base profile at `SRC`")
+		fs.BoolVar(&sf.normalize, "normalize", false, "scale the profile to the base's total first")
 		sf.sel = addSelectionFlags(fs, true)
 	}
-	fs.IntVar(&sf.seconds, "seconds", 0, "duration of a CPU profile or trace fetched from a URL")
-	fs.DurationVar(&sf.timeout, "timeout", 0, "bound on each fetch (default 1.5 x -seconds + 5s, else 60s)")
-	fs.Var((*profiles.Size)(&sf.maxBytes), "max_bytes", "refuse sources larger than `size`, also after decompression")
-	fs.StringVar(&sf.token, "token", "", "send `token` to URL sources as a bearer token (default $"+tokenEnv+")")
-	fs.Var(&sf.headers, "H", "send the header `\"Name: value\"` to URL sources (repeatable)")
+	fs.IntVar(&sf.seconds, "seconds", 0, "collect `N` seconds of CPU profile or trace from a URL source (at most a year)")
+	fs.DurationVar(&sf.timeout, "timeout", 0, "bound on each fetch (default 1.5 x -seconds + 5s, else 60s; at most a year)")
+	fs.Var((*profiles.Size)(&sf.maxBytes), "max_bytes", "refuse sources larger than `SIZE`, also after decompression")
+	fs.StringVar(&sf.token, "token", "", "send \"Authorization: Bearer `TOKEN`\" to URL sources (default $"+tokenEnv+", which ps does not show)")
+	fs.Var(&sf.headers, "H", "send the header `'Name: value'` to URL sources (repeatable; an Authorization header replaces -token's)")
 	return sf
 }
-
-// sourceFlagHelp describes the source flags of the report commands.
-const sourceFlagHelp = `  -base=SRC, -diff_base=SRC
-                         subtract or compare with a base profile; -normalize
-                         scales the profile to the base first
-` + fetchFlagHelp + selectionFlagHelp
-
-// fetchFlagHelp describes the source flags fetch shares with the reports.
-const fetchFlagHelp = `  -seconds=N             collect N seconds of CPU profile or trace from a
-                         URL source (at most a year)
-  -timeout=D             bound on each fetch (default 1.5 x seconds + 5s,
-                         else 60s; at most a year)
-  -max_bytes=SIZE        refuse sources larger than SIZE, also after
-                         decompression (default 1GiB)
-  -token=TOKEN           send "Authorization: Bearer TOKEN" to URL sources
-                         (default $PERFLAB_TOKEN, which ps does not show)
-  -H 'Name: value'       send a header to URL sources (repeatable; an
-                         Authorization header replaces -token's)
-`
 
 // options checks the source flags, as usage errors, and returns the
 // profiles.Options they select.
@@ -108,6 +89,9 @@ func headerError(h string, err error) error {
 	if !ok {
 		return usageErrorf(`-H: want "Name: value", got an argument without a colon (not shown: it may hold a secret)`)
 	}
-	msg := err.Error()
-	return usageErrorf("-H %s: %s", fmt.Sprintf("%q", name), msg[strings.LastIndex(msg, ": ")+2:])
+	reason := "malformed"
+	if he := (*loadgen.HeaderError)(nil); errors.As(err, &he) {
+		reason = he.Reason
+	}
+	return usageErrorf("-H %q: %s", name, reason)
 }

@@ -23,9 +23,9 @@ import (
 var traceCmd = &command{
 	name:    "trace",
 	summary: "summarise an execution trace of any size in one streaming pass",
-	usage: `usage: perflab trace [flags] SOURCE
-       perflab trace [flags] -- PROGRAM [ARGS...]
-
+	synopsis: `perflab trace [flags] SOURCE
+perflab trace [flags] -- PROGRAM [ARGS...]`,
+	doc: `
 Reads an execution trace (runtime/trace, go test -trace, collect's
 trace.out or a flight-recorder snapshot; Go 1.22 or later) in one pass,
 in memory bounded whatever its length, and summarises it: duration,
@@ -45,32 +45,20 @@ summarises the trace and exits with the program's status.
 
 A truncated trace is read up to its last complete generation; the summary
 says how much was lost.
-
-Flags:
-  -json          print the summary as JSON (schema in docs/trace.md)
-  -o FILE        write the summary (or the -pprof profile) to FILE
-  -pprof KIND    write a pprof profile instead, as go tool trace -pprof:
-                 net, sync, syscall or sched
-  -base OLD      compare with the trace OLD, side by side
-  -html FILE     also write an HTML report with charts of busy Ps,
-                 goroutines and heap over time
-  -perfetto FILE also write the trace in Perfetto's format (ui.perfetto.dev)
-  -timeline FILE also write a self-contained HTML timeline: per-P busy
-                 lanes, GC and stop-the-world bands, goroutines alive
-` + fetchFlagHelp + `
-Examples:
-  perflab trace trace.out
-  perflab trace -pprof=sync -o sync.pprof trace.out && perflab top sync.pprof
-  perflab trace -seconds 5 http://127.0.0.1:6060/debug/pprof/trace
-  perflab trace -base before.out after.out
-  perflab trace -html trace.html -- go test -run TestBig ./pkg
 `,
+	examples: `
+perflab trace trace.out
+perflab trace -pprof=sync -o sync.pprof trace.out && perflab top sync.pprof
+perflab trace -seconds 5 http://127.0.0.1:6060/debug/pprof/trace
+perflab trace -base before.out after.out
+perflab trace -html trace.html -- go test -run TestBig ./pkg
+`,
+	run: runTrace,
 }
 
-func init() { traceCmd.run = runTrace }
-
-// traceOpts are trace's own flags.
-type traceOpts struct {
+// execTraceFlags are trace's own flags, for execution traces (godebugFlags
+// are gc's and sched's, for GODEBUG traces).
+type execTraceFlags struct {
 	json     bool
 	out      string
 	pprof    string
@@ -81,17 +69,17 @@ type traceOpts struct {
 }
 
 func runTrace(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(traceCmd)
-	var o traceOpts
-	fs.BoolVar(&o.json, "json", false, "print JSON")
-	fs.StringVar(&o.out, "o", "", "write to `FILE`")
-	fs.StringVar(&o.pprof, "pprof", "", "write a profile of `kind`")
-	fs.StringVar(&o.base, "base", "", "compare with `trace`")
-	fs.StringVar(&o.html, "html", "", "write an HTML report to `FILE`")
-	fs.StringVar(&o.perfetto, "perfetto", "", "write a Perfetto trace to `FILE`")
-	fs.StringVar(&o.timeline, "timeline", "", "write an HTML timeline to `FILE`")
+	fs := newFlagSet("trace")
+	var o execTraceFlags
+	fs.BoolVar(&o.json, "json", false, "print the summary as JSON (schema in docs/trace.md)")
+	fs.StringVar(&o.out, "o", "", "write the summary (or the -pprof profile) to `FILE`")
+	fs.StringVar(&o.pprof, "pprof", "", "write a pprof profile instead, as go tool trace -pprof: `KIND` net, sync, syscall or sched")
+	fs.StringVar(&o.base, "base", "", "compare with the trace `OLD`, side by side")
+	fs.StringVar(&o.html, "html", "", "also write an HTML report with charts of busy Ps, goroutines and heap over time to `FILE`")
+	fs.StringVar(&o.perfetto, "perfetto", "", "also write the trace in Perfetto's format (ui.perfetto.dev) to `FILE`")
+	fs.StringVar(&o.timeline, "timeline", "", "also write a self-contained HTML timeline to `FILE`: per-P busy lanes, GC and stop-the-world bands, goroutines alive")
 	sf := addSourceFlags(fs, false)
-	if err := parseFlags(traceCmd, fs, stdout, args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if !flagSet(fs, "max_bytes") {
@@ -104,7 +92,7 @@ func runTrace(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	kind := exectrace.ProfileKind(-1)
 	if o.pprof != "" {
 		if kind, err = exectrace.ParseProfileKind(o.pprof); err != nil {
-			return usageErrorf("-pprof: %v", err)
+			return usageErrorf("-pprof: %w", err)
 		}
 		if o.json || o.base != "" {
 			return usageErrorf("-pprof writes a profile: it does not go with -json or -base")
@@ -237,7 +225,7 @@ type traceResult struct {
 
 // analyzeTrace reads the trace at source in one pass, writing -perfetto
 // on the way.
-func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *traceOpts, stderr io.Writer) (*traceResult, error) {
+func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *execTraceFlags, stderr io.Writer) (*traceResult, error) {
 	src, err := profiles.Open(ctx, source, opts)
 	if err != nil {
 		return nil, err

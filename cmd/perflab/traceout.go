@@ -10,11 +10,12 @@ import (
 	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/internal/atomicfile"
 	"github.com/perflab/perflab/profiles"
+	"github.com/perflab/perflab/timeline"
 )
 
 // writeTraceReport writes the summary as text or JSON, or the comparison
 // with -base, and the -html page.
-func writeTraceReport(ctx context.Context, res *traceResult, o *traceOpts, opts profiles.Options, stdout, stderr io.Writer) error {
+func writeTraceReport(ctx context.Context, res *traceResult, o *execTraceFlags, opts profiles.Options, stdout, stderr io.Writer) error {
 	var text strings.Builder
 	if err := res.sum.WriteText(&text); err != nil {
 		return err
@@ -48,7 +49,7 @@ func writeTraceReport(ctx context.Context, res *traceResult, o *traceOpts, opts 
 		}
 	}
 	if res.tiler != nil {
-		page := &exectrace.TimelinePage{Title: "perflab trace: " + res.name, Summary: text.String(), Tiles: res.tiler.Tiles(), Spans: res.spans.Spans()}
+		page := &timeline.Page{Title: "perflab trace: " + res.name, Summary: text.String(), Tiles: res.tiler.Tiles(), Spans: res.spans.Spans()}
 		if err := atomicfile.Write(o.timeline, page.Render); err != nil {
 			return err
 		}

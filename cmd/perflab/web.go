@@ -13,10 +13,10 @@ import (
 )
 
 var webCmd = &command{
-	name:    "web",
-	summary: "browse a profile: flame graph, sandwich, diff, graph, top, source",
-	usage: `usage: perflab web [flags] [-http=HOST:PORT] [-no_browser] SOURCE...
-
+	name:     "web",
+	summary:  "browse a profile: flame graph, sandwich, diff, graph, top, source",
+	synopsis: `perflab web [flags] [-http=HOST:PORT] [-no_browser] SOURCE...`,
+	doc: `
 Serves the profile viewer, as 'go tool pprof -http' does, at pprof's paths
 (/ui/flamegraph, /ui/top, /ui/graph, /ui/peek, /ui/source, plus
 /ui/sandwich) with pprof's URL parameters, and opens a browser unless
@@ -29,30 +29,23 @@ When the one SOURCE is an execution trace, it serves a timeline of it
 (/ui/timeline: per-P lanes, GC and stop-the-world bands, zoom, click for a
 stack; /ui/trace: the summary); when it is a goroutine dump in text, the
 groups of its goroutines (/ui/goroutines; with -base OLD, the leaks).
-
-Flags:
-  -http=HOST:PORT        where to listen (default 127.0.0.1 on a free
-                         port); a host that is not loopback is warned about
-  -no_browser            do not open a browser
-
-Examples:
-  perflab web cpu.pprof
-  perflab web -http=127.0.0.1:8080 -no_browser -focus=main.run cpu.pprof
-  perflab web -diff_base=old.pprof new.pprof
-  perflab web trace.out
-  perflab web -base dump-before.txt dump-after.txt
-
-` + reportFlagHelp,
+`,
+	examples: `
+perflab web cpu.pprof
+perflab web -http=127.0.0.1:8080 -no_browser -focus=main.run cpu.pprof
+perflab web -diff_base=old.pprof new.pprof
+perflab web trace.out
+perflab web -base dump-before.txt dump-after.txt
+`,
+	run: runWeb,
 }
 
-func init() { webCmd.run = runWeb } // runWeb refers to webCmd.
-
 func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(webCmd)
+	fs := newFlagSet("web")
 	rf := addReportFlags(fs, rpt.Kind("web"))
-	addr := fs.String("http", "", "")
-	noBrowser := fs.Bool("no_browser", false, "")
-	if err := parseFlags(webCmd, fs, stdout, args); err != nil {
+	addr := fs.String("http", "", "where to listen (default 127.0.0.1 on a free port); a host that is not loopback is warned about")
+	noBrowser := fs.Bool("no_browser", false, "do not open a browser")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -19,6 +19,7 @@ import (
 	"github.com/perflab/perflab/internal/profgen"
 	"github.com/perflab/perflab/internal/reporttest"
 	rpt "github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 )
 
 // lockedBuffer is a bytes.Buffer safe for a server goroutine and a test.
@@ -88,7 +89,7 @@ func smallProfile(t *testing.T) string {
 func flagsToURL(t *testing.T, flags []string) string {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	o := rpt.DefaultOptions()
-	resolve := rpt.RegisterFlags(fs, &o)
+	resolve := settings.RegisterFlags(fs, &o)
 	if err := fs.Parse(flags); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func flagsToURL(t *testing.T, flags []string) string {
 		t.Fatal(err)
 	}
 	q := url.Values{}
-	o.EncodeURL(q)
+	settings.EncodeURL(&o, q)
 	return q.Encode()
 }
 

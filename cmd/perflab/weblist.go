@@ -17,14 +17,15 @@ import (
 	"github.com/perflab/perflab/disasm"
 	"github.com/perflab/perflab/internal/term"
 	rpt "github.com/perflab/perflab/report"
+	"github.com/perflab/perflab/settings"
 	"github.com/perflab/perflab/web"
 )
 
 var weblistCmd = &command{
-	name:    "weblist",
-	summary: "annotated source with assembly in the browser, as pprof -weblist",
-	usage: `usage: perflab weblist [flags] [-http=HOST:PORT] [-no_browser] REGEX [BINARY] SOURCE...
-
+	name:     "weblist",
+	summary:  "annotated source with assembly in the browser, as pprof -weblist",
+	synopsis: `perflab weblist [flags] [-http=HOST:PORT] [-no_browser] REGEX [BINARY] SOURCE...`,
+	doc: `
 Serves the web UI (as perflab web) and opens its source view of the
 functions matching REGEX, as 'go tool pprof -weblist=REGEX' does: every
 line of the functions with its flat and cum values; a click on a line
@@ -38,27 +39,20 @@ The binary is BINARY if given (a first argument after REGEX that is an
 executable), else found as perflab disasm finds it; without it the lines
 have no instructions and the page says why. Prints "Serving web UI on
 URL" on stderr and serves until interrupted. See docs/web.md.
-
-Flags:
-  -http=HOST:PORT        where to listen (default 127.0.0.1 on a free
-                         port); a host that is not loopback is warned about
-  -no_browser            do not open a browser
-
-Examples:
-  perflab weblist 'main\.fib' cpu.pprof
-  perflab weblist -no_browser 'havlak\.DFS' ./havlak cpu.pprof
-
-` + reportFlagHelp,
+`,
+	examples: `
+perflab weblist 'main\.fib' cpu.pprof
+perflab weblist -no_browser 'havlak\.DFS' ./havlak cpu.pprof
+`,
+	run: runWeblist,
 }
 
-func init() { weblistCmd.run = runWeblist } // runWeblist refers to weblistCmd.
-
 func runWeblist(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(weblistCmd)
+	fs := newFlagSet("weblist")
 	rf := addReportFlags(fs, rpt.Kind("web"))
-	addr := fs.String("http", "", "")
-	noBrowser := fs.Bool("no_browser", false, "")
-	if err := parseFlags(weblistCmd, fs, stdout, args); err != nil {
+	addr := fs.String("http", "", "where to listen (default 127.0.0.1 on a free port); a host that is not loopback is warned about")
+	noBrowser := fs.Bool("no_browser", false, "do not open a browser")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	rest := fs.Args()
@@ -67,7 +61,7 @@ func runWeblist(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	}
 	regex, rest := rest[0], rest[1:]
 	if _, err := regexp.Compile(regex); err != nil {
-		return usageErrorf("REGEX %q: %v", regex, err)
+		return usageErrorf("REGEX %q: %w", regex, err)
 	}
 	var binary string
 	if len(rest) > 1 && disasm.IsObjectFile(rest[0]) {
@@ -122,7 +116,7 @@ func (sv *sourceViewer) open(ctx context.Context, regex string) (string, error) 
 		sv.srv = srv
 	}
 	q := url.Values{}
-	sv.o.EncodeURL(q)
+	settings.EncodeURL(&sv.o, q)
 	q.Set("f", regex)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1/ui/api/source?"+q.Encode(), nil)

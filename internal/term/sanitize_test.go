@@ -89,3 +89,16 @@ func FuzzSanitize(f *testing.F) {
 		}
 	})
 }
+
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                    "plain",
+		"a\nb":                     "a ; b",
+		"  spaced\t out \r\n next": "spaced out ; next",
+		"":                         "",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q; want %q", in, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package units_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/perflab/perflab/internal/units"
 )
@@ -12,4 +13,14 @@ func ExampleLabel() {
 	// Output:
 	// 1.50ms
 	// 3072kB
+}
+
+func ExampleBytes() {
+	fmt.Println(units.Bytes(1536))
+	fmt.Println(units.ExactBytes(64 << 20))
+	fmt.Println(units.Duration(45620 * time.Microsecond))
+	// Output:
+	// 1.5 kB
+	// 64 MiB
+	// 45.6ms
 }

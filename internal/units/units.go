@@ -3,6 +3,10 @@
 // spelled and rounded exactly as pprof's internal/measurement does. Package
 // profiles uses it to merge profiles recorded in different units of one
 // dimension, package report to print values.
+//
+// It also holds the one way each kind of quantity is printed for people
+// (format.go): sizes in summaries (Bytes), limits (ExactBytes, ParseSize),
+// heap sizes in gctrace's unit (MB) and durations (Duration).
 package units
 
 import (

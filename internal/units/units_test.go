@@ -2,6 +2,7 @@ package units
 
 import (
 	"testing"
+	"time"
 )
 
 // TestSpellings checks pprof's reading of unit spellings, taken from its
@@ -60,5 +61,47 @@ func TestScaleAndRatio(t *testing.T) {
 	}
 	if Compatible("ns", "bytes") || !Compatible("ns", "seconds") || !Compatible("μs", "μs") || Compatible("μs", "ns") {
 		t.Error("Compatible disagrees with pprof")
+	}
+}
+
+// TestExactBytes checks the sizes error messages print, in the unit a
+// limit such as -max_bytes is given in.
+func TestExactBytes(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0 bytes", 1500: "1500 bytes", 1024: "1 KiB", 4 << 20: "4 MiB",
+		1 << 30: "1 GiB", 3 << 29: "1536 MiB", 1<<30 + 1: "1073741825 bytes",
+	} {
+		if got := ExactBytes(n); got != want {
+			t.Errorf("ExactBytes(%d) = %q; want %q", n, got, want)
+		}
+	}
+}
+
+// TestBytes checks the one convention summaries print sizes in: pprof's
+// binary units, one decimal, whole bytes below a kilobyte.
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0 B", 1023: "1023 B", 1024: "1.0 kB", 1536: "1.5 kB", 5 << 20: "5.0 MB",
+		3 << 29: "1.5 GB", 2 << 40: "2.0 TB", -2048: "-2.0 kB",
+	} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q; want %q", n, got, want)
+		}
+	}
+}
+
+// TestDuration checks the one convention durations print in: three
+// significant digits in the largest unit reached.
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", 750: "750ns", 812_300: "812µs", 45_620_000: "45.6ms", 1_234_000_000: "1.23s",
+		125 * time.Second: "125s", -1500 * time.Microsecond: "-1.50ms",
+	} {
+		if got := Duration(d); got != want {
+			t.Errorf("Duration(%d) = %q; want %q", d, got, want)
+		}
+	}
+	if got := Seconds(0.0456); got != "45.6ms" {
+		t.Errorf("Seconds(0.0456) = %q; want 45.6ms", got)
 	}
 }

@@ -1,6 +1,6 @@
 // perflab web, timeline of an execution trace: fetches tiles of the
 // visible window from /ui/timeline/tiles and draws them with
-// perflabTimeline (exectrace's timeline.js); a click on a P's lane asks
+// perflabTimeline (package timeline's timeline.js); a click on a P's lane asks
 // /ui/timeline/stack for the goroutine it ran. Everything from the trace
 // is put in the page as text, never as HTML.
 (function () {

@@ -29,13 +29,16 @@ type Target struct {
 }
 
 // Timing is where one call's time went, as net/http/httptrace's hooks
-// would split it.
+// would split it, and when the call ended.
 type Timing struct {
 	DNS   time.Duration // resolving the host name (0 for an IP or a reused connection)
 	Conn  time.Duration // getting a connection: resolve, dial, TLS handshake
 	Write time.Duration // writing the request
 	Wait  time.Duration // from the request written to the first response byte
 	Read  time.Duration // from the first response byte to the end of the body
+	// End is when the response was read to its end, or when the call
+	// failed.
+	End time.Time
 }
 
 // A Result is what one call got back.
@@ -95,19 +98,26 @@ func (c *Conn) Abort() {
 	}
 }
 
-// Do sends the request and reads the whole response into r and tm. A
-// non-zero deadline bounds the call. A reused connection that the server
+// Do sends the request and reads the whole response into r and tm. start
+// is the clock as the caller read it just before the call, the time it
+// counts the request from: the call reads the clock only where it must
+// (after a dial, when the request is written, at the first response byte
+// and at the end), which is a measurable share of the CPU a request costs.
+// A non-zero deadline bounds the call. A reused connection that the server
 // had closed while idle is replaced by a new one and the request retried
 // once, as net/http does: when writing the request failed, or, for a
 // Replayable request, when the connection ended before any response byte.
-func (c *Conn) Do(ctx context.Context, deadline time.Time, r *Result, tm *Timing) error {
+func (c *Conn) Do(ctx context.Context, start, deadline time.Time, r *Result, tm *Timing) error {
 	*tm = Timing{}
-	err := c.do(ctx, deadline, r, tm)
+	err := c.do(ctx, start, deadline, r, tm)
 	if err != nil {
 		err = c.retry(ctx, deadline, r, tm, err)
 	}
 	if err != nil || c.target.Close || r.Head.Close {
 		c.Close()
+	}
+	if err != nil {
+		tm.End = time.Now()
 	}
 	return err
 }
@@ -119,7 +129,7 @@ func (c *Conn) retry(ctx context.Context, deadline time.Time, r *Result, tm *Tim
 	if ok && c.reused && (idle.unwritten || c.target.Replayable) {
 		c.Close()
 		*tm = Timing{}
-		err = c.do(ctx, deadline, r, tm)
+		err = c.do(ctx, time.Now(), deadline, r, tm)
 		idle, ok = err.(*idleClosedError)
 	}
 	if ok {
@@ -137,16 +147,16 @@ type idleClosedError struct {
 
 func (e *idleClosedError) Error() string { return e.err.Error() }
 
-func (c *Conn) do(ctx context.Context, deadline time.Time, r *Result, tm *Timing) error {
-	t0 := time.Now()
+func (c *Conn) do(ctx context.Context, start, deadline time.Time, r *Result, tm *Timing) error {
 	c.reused = c.nc != nil
+	t1 := start
 	if c.nc == nil {
 		if err := c.dial(ctx, deadline, tm); err != nil {
 			return err
 		}
+		t1 = time.Now()
 	}
-	t1 := time.Now()
-	tm.Conn = t1.Sub(t0)
+	tm.Conn = t1.Sub(start)
 	if !deadline.IsZero() {
 		c.nc.SetDeadline(deadline)
 	}
@@ -169,7 +179,7 @@ func (c *Conn) do(ctx context.Context, deadline time.Time, r *Result, tm *Timing
 	n, err := DiscardBody(c.br, &r.Head, c.target.Head)
 	r.Bytes = n
 	c.readAt = time.Now()
-	tm.Read = c.readAt.Sub(t3)
+	tm.Read, tm.End = c.readAt.Sub(t3), c.readAt
 	return err
 }
 

@@ -141,14 +141,16 @@ func parseHeaderLine(line []byte, h *Head, proto10 bool) error {
 	}
 	name := line[:colon]
 	for _, c := range name {
-		if !IsTokenChar(c) {
+		if !tchar[c] {
 			return protoErrorf("bad header name in %q", clip(line))
 		}
 	}
-	value := bytes.TrimSpace(line[colon+1:])
+	// Only the framing headers matter; comparing lengths first lets every
+	// other header (Date, Content-Type, ...) pass without a comparison.
+	value := line[colon+1:]
 	switch {
-	case bytes.EqualFold(name, []byte("Content-Length")):
-		n, err := parseContentLength(value)
+	case len(name) == len("Content-Length") && bytes.EqualFold(name, []byte("Content-Length")):
+		n, err := parseContentLength(bytes.TrimSpace(value))
 		if err != nil {
 			return err
 		}
@@ -156,16 +158,16 @@ func parseHeaderLine(line []byte, h *Head, proto10 bool) error {
 			return protoErrorf("conflicting Content-Length headers")
 		}
 		h.ContentLength = n
-	case bytes.EqualFold(name, []byte("Transfer-Encoding")):
+	case len(name) == len("Transfer-Encoding") && bytes.EqualFold(name, []byte("Transfer-Encoding")):
 		h.Chunked = lastToken(value, "chunked")
-	case bytes.EqualFold(name, []byte("Connection")):
+	case len(name) == len("Connection") && bytes.EqualFold(name, []byte("Connection")):
 		if hasToken(value, "close") {
 			h.Close = true
 		} else if proto10 && hasToken(value, "keep-alive") {
 			h.Close = false
 		}
-	case bytes.EqualFold(name, []byte("Location")):
-		h.Location = append(h.locBuf[:0], value...)
+	case len(name) == len("Location") && bytes.EqualFold(name, []byte("Location")):
+		h.Location = append(h.locBuf[:0], bytes.TrimSpace(value)...)
 	}
 	return nil
 }
@@ -206,13 +208,18 @@ func lastToken(v []byte, tok string) bool {
 
 // IsTokenChar reports whether c may appear in an HTTP token (RFC 9110's
 // tchar): a method or a header name.
-func IsTokenChar(c byte) bool {
-	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		return true
+func IsTokenChar(c byte) bool { return tchar[c] }
+
+// tchar holds RFC 9110's tchar: the letters, the digits and
+// !#$%&'*+-.^_`|~. A table, as every byte of every header name of every
+// response is looked up in it.
+var tchar = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			strings.IndexByte("!#$%&'*+-.^_`|~", byte(c)) >= 0
 	}
-	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-}
+	return t
+}()
 
 // clip shortens b for an error message.
 func clip(b []byte) []byte {

@@ -148,7 +148,7 @@ func TestQuickTurnAfterClose(t *testing.T) {
 		var r Result
 		var tm Timing
 		start := time.Now()
-		err := c.Do(context.Background(), time.Now().Add(5*time.Second), &r, &tm)
+		err := c.Do(context.Background(), time.Now(), time.Now().Add(5*time.Second), &r, &tm)
 		if err != nil || r.Head.Status != 200 || time.Since(start) > time.Second {
 			t.Fatalf("request %d: %v, status %d after %v; want 200 at once", i, err, r.Head.Status, time.Since(start))
 		}

@@ -35,7 +35,7 @@ func fakeProfile(sampleTypes []string, stacks [][]string, values [][]int64) *pro
 	return p
 }
 
-const (
+var (
 	findLoops = havlakPrefix + "FindLoops"
 	dfs       = havlakPrefix + "DFS"
 )

@@ -4,15 +4,20 @@ import (
 	"cmp"
 	"fmt"
 	"path"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/examples/havlak"
 )
 
+// havlakPath is the workload's import path, read from the package itself.
+var havlakPath = reflect.TypeFor[havlak.CFG]().PkgPath()
+
 // havlakPrefix starts the name of every function of the workload.
-const havlakPrefix = "github.com/perflab/perflab/examples/havlak."
+var havlakPrefix = havlakPath + "."
 
 // shortName turns a workload function's full name into the one the Go
 // blog uses, such as havlak.FindLoops.

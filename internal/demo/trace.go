@@ -15,6 +15,7 @@ import (
 	"github.com/perflab/perflab/examples/tracefreq"
 	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/internal/atomicfile"
+	"github.com/perflab/perflab/internal/units"
 )
 
 // TraceOptions configure RunTrace.
@@ -133,14 +134,14 @@ func traceVariant(name string, docs [][]byte, dir string) (*TraceStep, error) {
 func writeStep(w io.Writer, st *TraceStep) {
 	s := st.Summary
 	fmt.Fprintf(w, "found %d in %s; the trace: %.2f of %d Ps busy on average, %d goroutines created, %d alive at most\n",
-		st.Found, exectrace.Seconds(st.Elapsed), s.ProcsBusyAvg, s.GOMAXPROCS, s.GoroutinesCreated, s.GoroutinesMax)
+		st.Found, units.Duration(st.Elapsed), s.ProcsBusyAvg, s.GOMAXPROCS, s.GoroutinesCreated, s.GoroutinesMax)
 	if l := s.SchedLatency; l.Count > 0 {
 		fmt.Fprintf(w, "runnable goroutines waited %s for a P in all (p99 %s)\n",
-			exectrace.Seconds(s.States[exectrace.Runnable]), exectrace.Seconds(l.P99))
+			units.Duration(s.States[exectrace.Runnable]), units.Duration(l.P99))
 	}
 	for _, r := range s.Regions {
 		fmt.Fprintf(w, "region %s: %d, p50 %s, p99 %s, max %s\n", r.Name, r.Count,
-			exectrace.Seconds(r.P50), exectrace.Seconds(r.P99), exectrace.Seconds(r.Max))
+			units.Duration(r.P50), units.Duration(r.P99), units.Duration(r.Max))
 	}
 	for _, v := range s.Verdicts {
 		fmt.Fprintf(w, "verdict: %s\n", v)
@@ -152,7 +153,7 @@ func writeTraceTable(w io.Writer, steps []TraceStep) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "variant\telapsed\tbusy Ps\tgoroutines\tmost alive\t\n")
 	for _, st := range steps {
-		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%d\t%d\t\n", st.Variant, exectrace.Seconds(st.Elapsed),
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%d\t%d\t\n", st.Variant, units.Duration(st.Elapsed),
 			st.Summary.ProcsBusyAvg, st.Summary.GoroutinesCreated, st.Summary.GoroutinesMax)
 	}
 	tw.Flush()

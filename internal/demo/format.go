@@ -5,7 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-	"time"
+
+	"github.com/perflab/perflab/internal/units"
 )
 
 // verdict says in plain words what the profiles show and what to do.
@@ -66,13 +67,13 @@ func writeTable(w io.Writer, naive, tuned *Measurement) {
 	row := func(name, a, b string, x, y float64) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, a, b, times(x, y))
 	}
-	row("time", seconds(naive.Wall), seconds(tuned.Wall), naive.Wall.Seconds(), tuned.Wall.Seconds())
+	row("time", units.Duration(naive.Wall), units.Duration(tuned.Wall), naive.Wall.Seconds(), tuned.Wall.Seconds())
 	if naive.CPU > 0 && tuned.CPU > 0 {
-		row("CPU time", seconds(naive.CPU), seconds(tuned.CPU), naive.CPU.Seconds(), tuned.CPU.Seconds())
+		row("CPU time", units.Duration(naive.CPU), units.Duration(tuned.CPU), naive.CPU.Seconds(), tuned.CPU.Seconds())
 	}
-	row("peak memory", bytesText(naive.PeakMemory), bytesText(tuned.PeakMemory), float64(naive.PeakMemory), float64(tuned.PeakMemory))
+	row("peak memory", units.Bytes(int64(naive.PeakMemory)), units.Bytes(int64(tuned.PeakMemory)), float64(naive.PeakMemory), float64(tuned.PeakMemory))
 	row("allocations", countText(naive.Allocs), countText(tuned.Allocs), float64(naive.Allocs), float64(tuned.Allocs))
-	row("bytes allocated", bytesText(naive.AllocBytes), bytesText(tuned.AllocBytes), float64(naive.AllocBytes), float64(tuned.AllocBytes))
+	row("bytes allocated", units.Bytes(int64(naive.AllocBytes)), units.Bytes(int64(tuned.AllocBytes)), float64(naive.AllocBytes), float64(tuned.AllocBytes))
 	tw.Flush()
 }
 
@@ -84,20 +85,6 @@ func times(a, b float64) string {
 		return fmt.Sprintf("%.0fx", a/b)
 	}
 	return fmt.Sprintf("%.1fx", a/b)
-}
-
-func seconds(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
-
-func bytesText(n uint64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 func countText(n uint64) string {

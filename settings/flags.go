@@ -1,15 +1,17 @@
-package report
+package settings
 
 import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/perflab/perflab/report"
 )
 
 // settingFlag is the flag.Value of one setting.
 type settingFlag struct {
 	s *Setting
-	o *Options
+	o *report.Options
 }
 
 func (f settingFlag) String() string {
@@ -28,7 +30,7 @@ func (f settingFlag) IsBoolFlag() bool   { return f.s.IsBool() }
 // After fs.Parse, call the returned function: it applies the choices and
 // shortcuts, returns an error if two choices of a group are set, and
 // writes pprof's warning for an ignored shortcut to warnings.
-func RegisterFlags(fs *flag.FlagSet, o *Options) (resolve func(warnings io.Writer) error) {
+func RegisterFlags(fs *flag.FlagSet, o *report.Options) (resolve func(warnings io.Writer) error) {
 	var groups [][]*bool
 	var shortcuts []*bool
 	for i := range settings {
@@ -62,7 +64,7 @@ func RegisterFlags(fs *flag.FlagSet, o *Options) (resolve func(warnings io.Write
 }
 
 // resolveChoices sets group s to the one choice whose flag was set.
-func resolveChoices(o *Options, s *Setting, set []*bool) error {
+func resolveChoices(o *report.Options, s *Setting, set []*bool) error {
 	var names []string
 	for i, b := range set {
 		if *b {
@@ -80,7 +82,7 @@ func resolveChoices(o *Options, s *Setting, set []*bool) error {
 
 // resolveShortcut applies shortcut sc if its flag was set, unless the
 // setting has a value already, as pprof does.
-func resolveShortcut(o *Options, s *Setting, sc Shortcut, on bool, warnings io.Writer) {
+func resolveShortcut(o *report.Options, s *Setting, sc Shortcut, on bool, warnings io.Writer) {
 	if !on {
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/compilenotes"
 	"github.com/perflab/perflab/examples/havlak"
+	"github.com/perflab/perflab/internal/units"
 	"github.com/perflab/perflab/report"
 )
 
@@ -113,7 +114,7 @@ func (d *demoRun) runNaive(ctx context.Context) error {
 	}
 	d.res.Naive = m
 	d.printf("# of loops: %d (including 1 artificial root node)\n", m.Loops)
-	d.printf("took %s, %s allocated in %s objects\n", seconds(m.Wall), bytesText(m.AllocBytes), countText(m.Allocs))
+	d.printf("took %s, %s allocated in %s objects\n", units.Duration(m.Wall), units.Bytes(int64(m.AllocBytes)), countText(m.Allocs))
 
 	runtime.GC() // the allocs profile is as of the last collection
 	var allocs bytes.Buffer

@@ -1,4 +1,4 @@
-package report
+package settings
 
 import (
 	"flag"
@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/perflab/perflab/report"
 )
 
 // pprofURLParams reads the urlparam table of the pprof that ships with Go
@@ -43,7 +45,7 @@ func TestURLParamsArePprofs(t *testing.T) {
 	for _, p := range params {
 		used[p] = true
 	}
-	for _, s := range Settings() {
+	for _, s := range All() {
 		if extensions[s.Name] {
 			if params[s.Name] != "" || s.URLParam != s.Name || used[s.URLParam] {
 				t.Errorf("%s: URL parameter %q; pprof's is %q", s.Name, s.URLParam, params[s.Name])
@@ -58,36 +60,36 @@ func TestURLParamsArePprofs(t *testing.T) {
 
 // TestURLRoundTrip writes options into a URL and reads them back.
 func TestURLRoundTrip(t *testing.T) {
-	o := DefaultOptions()
+	o := report.DefaultOptions()
 	for name, v := range map[string]string{"focus": "main", "lines": "true", "cum": "true", "nodecount": "7",
 		"trim": "false", "relative_percentages": "t", "sample_index": "alloc_space", "nodefraction": "0.25"} {
-		if err := o.Set(name, v); err != nil {
+		if err := Set(&o, name, v); err != nil {
 			t.Fatalf("Set(%s, %s): %v", name, v, err)
 		}
 	}
 	q := url.Values{"other": {"kept"}, "h": {"stale"}}
-	o.EncodeURL(q)
+	EncodeURL(&o, q)
 	want := "f=main&g=lines&n=7&nf=0.25&other=kept&rel=t&si=alloc_space&sort=cum&trim=f"
 	if got := q.Encode(); got != want {
 		t.Errorf("EncodeURL: %s\nwant       %s", got, want)
 	}
-	back := DefaultOptions()
-	if err := back.ApplyURL(q); err != nil {
+	back := report.DefaultOptions()
+	if err := ApplyURL(&back, q); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range Settings() {
+	for _, s := range All() {
 		if s.Get(&back) != s.Get(&o) {
 			t.Errorf("%s: %q after the round trip, want %q", s.Name, s.Get(&back), s.Get(&o))
 		}
 	}
-	if err := back.ApplyURL(url.Values{"g": {"bogus"}}); err == nil || !strings.Contains(err.Error(), "granularity") {
+	if err := ApplyURL(&back, url.Values{"g": {"bogus"}}); err == nil || !strings.Contains(err.Error(), "granularity") {
 		t.Errorf("ApplyURL(g=bogus): %v; want an error naming granularity", err)
 	}
 }
 
 // TestSetLikePprof checks the shell's assignments, with pprof's messages.
 func TestSetLikePprof(t *testing.T) {
-	o := DefaultOptions()
+	o := report.DefaultOptions()
 	for _, c := range []struct{ name, value, err string }{
 		{"lines", "", `unknown config field "lines"`},
 		{"lines", "false", `unknown config field "lines"`},
@@ -96,21 +98,21 @@ func TestSetLikePprof(t *testing.T) {
 		{"mean", "maybe", `illegal value "maybe" for bool variable`},
 		{"nosuch", "1", `unknown config field "nosuch"`},
 	} {
-		if err := o.Set(c.name, c.value); err == nil || err.Error() != c.err {
+		if err := Set(&o, c.name, c.value); err == nil || err.Error() != c.err {
 			t.Errorf("Set(%q, %q): %v, want %s", c.name, c.value, err, c.err)
 		}
 	}
-	if o != DefaultOptions() {
+	if o != report.DefaultOptions() {
 		t.Errorf("failed assignments changed the options: %+v", o)
 	}
 }
 
 // TestRegisterFlags parses pprof's flags into options.
 func TestRegisterFlags(t *testing.T) {
-	parse := func(args ...string) (Options, string, error) {
+	parse := func(args ...string) (report.Options, string, error) {
 		fs := flag.NewFlagSet("top", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
-		o := DefaultOptions()
+		o := report.DefaultOptions()
 		resolve := RegisterFlags(fs, &o)
 		if err := fs.Parse(args); err != nil {
 			return o, "", err
@@ -140,17 +142,17 @@ func FuzzURL(f *testing.F) {
 		if err != nil {
 			return
 		}
-		o := DefaultOptions()
-		if o.ApplyURL(q) != nil {
+		o := report.DefaultOptions()
+		if ApplyURL(&o, q) != nil {
 			return
 		}
 		enc := url.Values{}
-		o.EncodeURL(enc)
-		back := DefaultOptions()
-		if err := back.ApplyURL(enc); err != nil {
+		EncodeURL(&o, enc)
+		back := report.DefaultOptions()
+		if err := ApplyURL(&back, enc); err != nil {
 			t.Fatalf("%q: EncodeURL wrote %q, which ApplyURL refuses: %v", query, enc.Encode(), err)
 		}
-		for _, s := range Settings() {
+		for _, s := range All() {
 			if s.URLParam != "" && s.Get(&back) != s.Get(&o) {
 				t.Errorf("%q: %s is %q after the round trip, want %q", query, s.Name, s.Get(&back), s.Get(&o))
 			}

@@ -15,7 +15,7 @@ import (
 )
 
 // havlakModule is the go.mod the embedded workload is built with.
-const havlakModule = "module github.com/perflab/perflab/examples/havlak\n\ngo 1.26\n"
+var havlakModule = "module " + havlakPath + "\n\ngo 1.26\n"
 
 // whyAllocated is perflab escapes on the naive run's allocation profile:
 // the workload's embedded source is written to a temporary directory and

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/perflab/perflab/internal/units"
 	"github.com/perflab/perflab/investigate"
 	"github.com/perflab/perflab/loadgen"
 )
@@ -43,7 +44,7 @@ type RSSResult struct {
 }
 
 // RSSSearch runs the Ultimate Go article's RSS search case study: the
-// naive service under perflab run, then the tuned one with the naive run
+// naive service under perflab investigate, then the tuned one with the naive run
 // as its base, and prints the two headlines side by side as the article
 // tells them.
 func RSSSearch(ctx context.Context, w io.Writer, o RSSOptions) (*RSSResult, error) {
@@ -64,7 +65,7 @@ func RSSSearch(ctx context.Context, w io.Writer, o RSSOptions) (*RSSResult, erro
 		o.Dir = d
 	}
 	res := &RSSResult{Dir: o.Dir}
-	fmt.Fprintf(w, "The RSS search service of the Ultimate Go article, under perflab run: POST /search?term=covid-19&cnn=on&bbc=on&nyt=on\nfrom 16 connections for %v per variant; reports in %s\n\n", o.Load, o.Dir)
+	fmt.Fprintf(w, "The RSS search service of the Ultimate Go article, under perflab investigate: POST /search?term=covid-19&cnn=on&bbc=on&nyt=on\nfrom 16 connections for %v per variant; reports in %s\n\n", o.Load, o.Dir)
 	for _, v := range []string{"naive", "tuned"} {
 		opts, err := o.runOptions(v)
 		if err != nil {
@@ -135,9 +136,9 @@ func writeRSSStory(w io.Writer, r *RSSResult) {
 	fmt.Fprintf(tw, "\tnaive\ttuned\t\n")
 	row := func(name, a, b string) { fmt.Fprintf(tw, "%s\t%s\t%s\t\n", name, a, b) }
 	row("requests/s", fmt.Sprintf("%.0f", n.RPS), fmt.Sprintf("%.0f", t.RPS))
-	row("latency p50", secondsText(n.Latency.P50), secondsText(t.Latency.P50))
-	row("latency p99", secondsText(n.Latency.P99), secondsText(t.Latency.P99))
-	row("bytes allocated per request", bytesText(uint64(n.AllocBytesPerRequest)), bytesText(uint64(t.AllocBytesPerRequest)))
+	row("latency p50", units.Seconds(n.Latency.P50), units.Seconds(t.Latency.P50))
+	row("latency p99", units.Seconds(n.Latency.P99), units.Seconds(t.Latency.P99))
+	row("bytes allocated per request", units.Bytes(int64(n.AllocBytesPerRequest)), units.Bytes(int64(t.AllocBytesPerRequest)))
 	row("objects allocated per request", fmt.Sprintf("%.0f", n.AllocsPerRequest), fmt.Sprintf("%.0f", t.AllocsPerRequest))
 	row("GCs per 1000 requests", fmt.Sprintf("%.1f", n.GC.CyclesPer1000), fmt.Sprintf("%.1f", t.GC.CyclesPer1000))
 	row("CPU in GC", fmt.Sprintf("%.1f%%", n.GC.CPUPercent), fmt.Sprintf("%.1f%%", t.GC.CPUPercent))
@@ -163,11 +164,4 @@ func pValue(p *float64) float64 {
 		return 1
 	}
 	return *p
-}
-
-func secondsText(s float64) string {
-	if s < 1e-3 {
-		return fmt.Sprintf("%.0fµs", s*1e6)
-	}
-	return fmt.Sprintf("%.1fms", s*1e3)
 }
