@@ -6,10 +6,10 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/google/pprof/profile"
 
+	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/remote"
 	"github.com/perflab/perflab/store"
 )
@@ -44,16 +44,16 @@ func (s *Server) views(w http.ResponseWriter, r *http.Request) {
 	}
 	sel, err := remote.DecodeSelection(q, s.opts.Now())
 	if err != nil {
-		http.Error(w, oneLine(err.Error()), http.StatusBadRequest)
+		fail(w, http.StatusBadRequest, err)
 		return
 	}
 	p, err := s.opts.Store.Merge(r.Context(), sel)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		http.Error(w, "no profile in the selection "+oneLine(sel.Selector.String()), http.StatusNotFound)
+		http.Error(w, "no profile in the selection "+term.OneLine(sel.Selector.String()), http.StatusNotFound)
 		return
 	case err != nil:
-		http.Error(w, oneLine(err.Error()), http.StatusInternalServerError)
+		fail(w, http.StatusInternalServerError, err)
 		return
 	}
 	s.opts.Views(w, r, sel, p)
@@ -89,7 +89,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st, err := s.opts.Store.Stats(ctx)
 	if err != nil {
-		http.Error(w, oneLine(err.Error()), http.StatusInternalServerError)
+		fail(w, http.StatusInternalServerError, err)
 		return
 	}
 	data := struct {
@@ -98,7 +98,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	}{Stats: st}
 	names, err := s.opts.Store.LabelValues(ctx, store.Selection{}, store.LabelService)
 	if err != nil {
-		http.Error(w, oneLine(err.Error()), http.StatusInternalServerError)
+		fail(w, http.StatusInternalServerError, err)
 		return
 	}
 	for _, name := range names {
@@ -106,7 +106,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		sel := store.Selection{Selector: store.Selector{m}}
 		types, err := s.opts.Store.ProfileTypes(ctx, sel)
 		if err != nil {
-			http.Error(w, oneLine(err.Error()), http.StatusInternalServerError)
+			fail(w, http.StatusInternalServerError, err)
 			return
 		}
 		hs := homeService{Name: name}
@@ -125,7 +125,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	}
 	var b bytes.Buffer
 	if err := homePage.Execute(&b, data); err != nil {
-		http.Error(w, oneLine(err.Error()), http.StatusInternalServerError)
+		fail(w, http.StatusInternalServerError, err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -134,7 +134,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	w.Write(b.Bytes())
 }
 
-// oneLine replaces line breaks so that a message stays one line.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+// fail answers with status and err's message on one line.
+func fail(w http.ResponseWriter, status int, err error) {
+	http.Error(w, term.OneLine(err.Error()), status)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/store"
 )
 
@@ -194,10 +195,5 @@ func writeError(w http.ResponseWriter, err error) {
 	if len(names) > 0 {
 		w.Header().Set(errorHeader, strings.Join(names, ","))
 	}
-	http.Error(w, oneLine(err.Error()), status)
-}
-
-// oneLine replaces line breaks so that a message stays one line.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	http.Error(w, term.OneLine(err.Error()), status)
 }
