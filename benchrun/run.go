@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/perflab/perflab/internal/gocmd"
 )
 
 // A Config says which benchmarks Run runs, how often and where.
@@ -206,7 +208,7 @@ func build(ctx context.Context, s *Side, cfg Config) ([]testBinary, error) {
 	args := append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}\t{{if .Error}}{{.Error}}{{end}}"}, cfg.Packages...)
 	out, err := goCmd(ctx, s.Dir, args...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: go list %s: %w", s.Name, strings.Join(cfg.Packages, " "), err)
+		return nil, fmt.Errorf("%s: %s: %w", s.Name, strings.Join(cfg.Packages, " "), err)
 	}
 	var bins []testBinary
 	for i, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
@@ -229,18 +231,12 @@ func build(ctx context.Context, s *Side, cfg Config) ([]testBinary, error) {
 	return bins, nil
 }
 
-// goCmd runs the go command in dir; its error holds the command's output
-// folded onto one line.
+// goCmd runs the go command in dir with the user's environment (the
+// user asked for these builds) and returns its standard output; its error
+// is a *gocmd.Error holding the first line of the go command's complaint.
 func goCmd(ctx context.Context, dir string, args ...string) (string, error) {
-	out, stderr, err := runIn(ctx, dir, "go", args...)
-	if err != nil {
-		msg := strings.Join(strings.Fields(strings.ReplaceAll(stderr, "\n", " ; ")), " ")
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", errors.New(msg)
-	}
-	return out, nil
+	out, err := gocmd.Cmd{Dir: dir}.Output(ctx, args...)
+	return string(out), err
 }
 
 // runOnce runs bin's benchmarks once and appends the output to the side's

@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/perflab/perflab/internal/gocmd"
+	"github.com/perflab/perflab/internal/namedfile"
+	"github.com/perflab/perflab/report"
 )
 
 // ErrNoSource reports a package directory that is not there or not in a
@@ -20,10 +23,17 @@ import (
 var ErrNoSource = errors.New("source not found")
 
 // Options configure Build.
+//
+// The packages built are those a profile names, so the go command runs
+// hardened (internal/gocmd's Input runs): GOFLAGS=-mod=readonly
+// -buildvcs=false, GOTOOLCHAIN=local, GOPROXY=off, an environment
+// without tokens or credentials, and at most two such builds at once in
+// the process.
 type Options struct {
 	// Go is the go command; "" means "go" on $PATH.
 	Go string
-	// Env, if not nil, is the environment of the go command.
+	// Env, if not nil, is the environment the go command's is made from
+	// (only its build settings are kept); nil means perflab's own.
 	Env []string
 	// Tests builds the packages with their test files (go test -c), for
 	// notes on lines of _test.go files such as benchmarks.
@@ -37,9 +47,6 @@ type Options struct {
 // together. An error names the directory and, when the build fails, the
 // compiler's first error.
 func Build(ctx context.Context, dirs []string, o Options) (*Notes, error) {
-	if o.Go == "" {
-		o.Go = "go"
-	}
 	byModule := map[string][]string{}
 	for _, d := range dirs {
 		d, err := filepath.Abs(d)
@@ -96,7 +103,7 @@ func buildModule(ctx context.Context, root string, dirs []string, o Options, ns 
 		}
 		pkgs[i] = "./" + filepath.ToSlash(rel)
 	}
-	names, err := goCmd(ctx, o, root, append([]string{"list", "-f", "{{.Name}}"}, pkgs...)...)
+	names, err := goOutput(ctx, o, root, append([]string{"list", "-f", "{{.Name}}"}, pkgs...)...)
 	if err != nil {
 		return err
 	}
@@ -115,9 +122,9 @@ func buildModule(ctx context.Context, root string, dirs []string, o Options, ns 
 	text, err := runNotes(ctx, o, root, append(args, pkgs...))
 	if err != nil {
 		// The notes drown the errors: build again without them to show the first.
-		_, plain := goCmd(ctx, o, root, append(out, pkgs...)...)
+		_, plain := goOutput(ctx, o, root, append(out, pkgs...)...)
 		if plain == nil {
-			plain = fmt.Errorf("go %s in %s: %w", args[0], root, err)
+			plain = err
 		}
 		return plain
 	}
@@ -131,10 +138,7 @@ func buildModule(ctx context.Context, root string, dirs []string, o Options, ns 
 // it comes, keeping only the notes ParseText keeps: memory stays bounded
 // by the notes, not by the thousands of lines -m prints.
 func runNotes(ctx context.Context, o Options, dir string, args []string) ([]Note, error) {
-	cmd := exec.CommandContext(ctx, o.Go, args...)
-	cmd.Dir, cmd.Env = dir, o.Env
 	pr, pw := io.Pipe()
-	cmd.Stderr = pw
 	var notes []Note
 	done := make(chan struct{})
 	go func() {
@@ -142,7 +146,7 @@ func runNotes(ctx context.Context, o Options, dir string, args []string) ([]Note
 		notes, _ = ParseText(pr, dir)
 		io.Copy(io.Discard, pr) // after an over-long line, drain the rest
 	}()
-	err := cmd.Run()
+	err := o.goCmd(dir, pw).Run(ctx, args...)
 	pw.Close()
 	<-done
 	return notes, err
@@ -156,29 +160,16 @@ func quoteFlag(s string) string {
 	return s
 }
 
-// goCmd runs the go command in dir and returns its standard output; an
-// error holds the first line of its standard error.
-func goCmd(ctx context.Context, o Options, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, o.Go, args...)
-	cmd.Dir, cmd.Env = dir, o.Env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return out, fmt.Errorf("go %s in %s: %s", args[0], dir, firstError(stderr.String(), err))
-	}
-	return out, nil
+// goCmd returns the go command of o, run in dir as a build of code a
+// profile names, writing its standard error to stderr (nil: kept for its
+// error, a *gocmd.Error naming the directory and the first complaint).
+func (o Options) goCmd(dir string, stderr io.Writer) gocmd.Cmd {
+	return gocmd.Cmd{Go: o.Go, Dir: dir, Env: o.Env, Origin: gocmd.Input, Stderr: stderr}
 }
 
-// firstError returns the first line of a go command's error output that
-// is not a "# package" heading, or err's text.
-func firstError(stderr string, err error) string {
-	for _, line := range strings.Split(stderr, "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			return line
-		}
-	}
-	return err.Error()
+// goOutput runs the go command of o in dir and returns its standard output.
+func goOutput(ctx context.Context, o Options, dir string, args ...string) ([]byte, error) {
+	return o.goCmd(dir, nil).Output(ctx, args...)
 }
 
 // addJSON parses every diagnostics file under dir into ns, naming the
@@ -219,7 +210,8 @@ func newNamer() *namer { return &namer{files: map[string][]string{}} }
 func (nm *namer) at(file string, line, col int) string {
 	lines, ok := nm.files[file]
 	if !ok {
-		if data, err := os.ReadFile(file); err == nil {
+		// Read as every file input names is read (package namedfile).
+		if data, err := namedfile.ReadFile(file, report.MaxSourceBytes, "a source file"); err == nil {
 			sc := bufio.NewScanner(bytes.NewReader(data))
 			sc.Buffer(nil, MaxLineBytes)
 			for sc.Scan() {

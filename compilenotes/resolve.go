@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/namedfile"
 )
 
 // ResolveTrimmed points the file names of a profile from a binary built
@@ -33,10 +34,7 @@ func ResolveTrimmed(ctx context.Context, p *profile.Profile, dir string, o Optio
 	if len(paths) == 0 {
 		return 0
 	}
-	if o.Go == "" {
-		o.Go = "go"
-	}
-	out, err := goCmd(ctx, o, dir, append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}"}, paths...)...)
+	out, err := goOutput(ctx, o, dir, append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}"}, paths...)...)
 	if err != nil && len(out) == 0 {
 		return 0
 	}
@@ -53,7 +51,7 @@ func ResolveTrimmed(ctx context.Context, p *profile.Profile, dir string, o Optio
 			continue
 		}
 		local := filepath.Join(d, path.Base(fn.Filename))
-		if fi, err := os.Stat(local); err == nil && fi.Mode().IsRegular() {
+		if fi, err := os.Stat(local); err == nil && fi.Mode().IsRegular() && namedfile.Check(local) == nil {
 			fn.Filename = local
 			n++
 		}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/namedfile"
 )
 
 // A Site is a source line that allocates, with what it allocated and the
@@ -234,16 +234,11 @@ func shortFunc(name string) string {
 }
 
 // LocalFiles returns the default AnalyzeOptions.Local: it reports whether
-// a file is a .go file that exists outside GOROOT and GOMODCACHE.
+// a file is a .go file that exists outside GOROOT and GOMODCACHE, and
+// outside /proc, /sys and /dev (see package namedfile).
 func LocalFiles(ctx context.Context, o Options) func(string) bool {
-	goCmd := o.Go
-	if goCmd == "" {
-		goCmd = "go"
-	}
 	var roots []string
-	cmd := exec.CommandContext(ctx, goCmd, "env", "GOROOT", "GOMODCACHE")
-	cmd.Env = o.Env
-	if out, err := cmd.Output(); err == nil {
+	if out, err := goOutput(ctx, o, "", "env", "GOROOT", "GOMODCACHE"); err == nil {
 		for _, r := range strings.Fields(string(out)) {
 			roots = append(roots, filepath.Clean(r)+string(filepath.Separator))
 		}
@@ -259,7 +254,7 @@ func LocalFiles(ctx context.Context, o Options) func(string) bool {
 		}
 		if ok {
 			fi, err := os.Stat(file)
-			ok = err == nil && fi.Mode().IsRegular()
+			ok = err == nil && fi.Mode().IsRegular() && namedfile.Check(file) == nil
 		}
 		cache[file] = ok
 		return ok

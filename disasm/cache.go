@@ -13,15 +13,24 @@ type cached struct {
 	err error
 }
 
-// Open returns the binary at path, opened on the first call; its errors
-// are *BinaryError.
+// Open returns the binary at path, opened by Open on the first call for
+// path (by OpenArg if that was first); its errors are *BinaryError.
 func (c *Cache) Open(path string) (*Binary, error) {
+	return c.open(path, Open)
+}
+
+// OpenArg is Open for the binary the user named, opened by OpenArg.
+func (c *Cache) OpenArg(path string) (*Binary, error) {
+	return c.open(path, OpenArg)
+}
+
+func (c *Cache) open(path string, opener func(string) (*Binary, error)) (*Binary, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.bins[path]; ok {
 		return e.b, e.err
 	}
-	b, err := Open(path)
+	b, err := opener(path)
 	if c.bins == nil {
 		c.bins = map[string]cached{}
 	}

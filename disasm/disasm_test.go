@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perflab/perflab/internal/objfile"
 )
 
 // buildHello builds testdata/hello for goarch with extra ldflags.
@@ -119,7 +121,11 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("MZ"))
 	f.Add([]byte("\xcf\xfa\xed\xfe"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b, err := read(bytes.NewReader(data))
+		f, err := objfile.NewFile(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		b, err := read(f)
 		if err != nil {
 			return
 		}

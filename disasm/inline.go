@@ -2,11 +2,7 @@ package disasm
 
 import (
 	"debug/dwarf"
-	"debug/elf"
-	"debug/macho"
-	"debug/pe"
 	"fmt"
-	"os"
 	"sync"
 )
 
@@ -88,7 +84,7 @@ func (c *inlinedCall) contains(pc uint64) bool {
 func (b *Binary) funcInlines(fnStart uint64) (*funcInlines, error) {
 	b.inlOnce.Do(func() {
 		b.inl = &inlineIndex{funcs: map[uint64]*funcInlines{}}
-		if b.inl.data, b.inl.err = readDWARF(b.Path); b.inl.err != nil {
+		if b.inl.data, b.inl.err = b.readDWARF(); b.inl.err != nil {
 			b.inl.err = fmt.Errorf("%s: no DWARF (built with -w?): %w", b.Path, b.inl.err)
 		}
 	})
@@ -204,22 +200,13 @@ func entryName(d *dwarf.Data, e *dwarf.Entry) string {
 	return ""
 }
 
-// readDWARF reopens the binary at path for its debugging information,
-// which Open leaves unread since only -inlines needs it.
-func readDWARF(path string) (*dwarf.Data, error) {
-	f, err := os.Open(path)
+// readDWARF reopens the binary, as Open opened it, for its debugging
+// information, which Open leaves unread since only -inlines needs it.
+func (b *Binary) readDWARF() (*dwarf.Data, error) {
+	f, err := b.open(b.Path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if e, err := elf.NewFile(f); err == nil {
-		return e.DWARF()
-	}
-	if m, err := macho.NewFile(f); err == nil {
-		return m.DWARF()
-	}
-	if p, err := pe.NewFile(f); err == nil {
-		return p.DWARF()
-	}
-	return nil, ErrUnrecognized
+	return f.DWARF()
 }

@@ -75,9 +75,13 @@ func Candidates(m *profile.Mapping, searchPath string) []string {
 // Locate points the profile's mappings at local binaries, as pprof does
 // before a report: each mapping takes the first candidate along
 // searchPath that opens and whose build ID matches; then, if binary is not
-// "", the main (first) mapping's file becomes binary. A profile without
-// mappings gets one, for binary to apply to.
+// "", the main (first) mapping's file becomes binary, which c opens with
+// OpenArg (the user named it). A profile without mappings gets one, for
+// binary to apply to.
 func Locate(p *profile.Profile, binary, searchPath string, c *Cache) {
+	if binary != "" {
+		c.OpenArg(binary) // before the candidates, which may name it too
+	}
 	for _, m := range p.Mapping {
 		for _, name := range Candidates(m, searchPath) {
 			if _, err := os.Stat(name); err != nil {

@@ -2,22 +2,20 @@ package disasm
 
 import (
 	"cmp"
-	"debug/elf"
 	"debug/gosym"
-	"debug/macho"
-	"debug/pe"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"sort"
 	"sync"
+
+	"github.com/perflab/perflab/internal/namedfile"
+	"github.com/perflab/perflab/internal/objfile"
 )
 
 // The causes Open reports, for errors.Is.
 var (
-	ErrUnrecognized = errors.New("unrecognized object file (not ELF, Mach-O or PE)")
+	ErrUnrecognized = objfile.ErrUnrecognized
 	ErrStripped     = errors.New("no symbol table (stripped binary?)")
 	ErrNotGo        = errors.New("not a Go binary (no Go line table)")
 	ErrArch         = errors.New("unsupported architecture")
@@ -45,29 +43,31 @@ type Binary struct {
 	loadAddr  uint64
 	hasLoad   bool
 	lines     *gosym.Table
-	pcln      *lineTable // the same, read forwards by Decode; nil if not handled
+	pcln      *lineTable                          // the same, read forwards by Decode; nil if not handled
+	open      func(string) (*objfile.File, error) // how Path was opened, to reopen it for DWARF
 	inlOnce   sync.Once
 	inl       *inlineIndex // built on first use by Inlined
 }
 
-// a rawBinary is the part of Open that depends on the file format.
-type rawBinary struct {
-	goarch      string
-	syms        []Sym
-	symErr      error
-	text        []byte
-	textStart   uint64
-	pclntab     []byte
-	loadAddr    uint64
-	hasLoad     bool
-	buildID     string
-	runtimeText uint64 // the runtime.text symbol's address, 0 if none
+// Open reads the binary at path, which a profile named (a mapping's file,
+// or a candidate along $PPROF_BINARY_PATH): as package objfile reads
+// every such file, never under /proc, /sys or /dev, without blocking, and
+// within its bounds on section sizes. Its errors are *BinaryError,
+// wrapping one of the Err causes above, objfile.ErrTooLarge or the file
+// system's.
+func Open(path string) (*Binary, error) {
+	return open(path, objfile.Open)
 }
 
-// Open reads the binary at path. Its errors are *BinaryError, wrapping
-// one of the Err causes above or the file system's.
-func Open(path string) (*Binary, error) {
-	f, err := os.Open(path)
+// OpenArg is Open for the binary the user named (pprof's BINARY
+// argument), which may be under /proc: /proc/PID/exe is the way to a
+// running program's binary once a new one replaced it.
+func OpenArg(path string) (*Binary, error) {
+	return open(path, objfile.OpenArg)
+}
+
+func open(path string, opener func(string) (*objfile.File, error)) (*Binary, error) {
+	f, err := opener(path)
 	if err != nil {
 		return nil, &BinaryError{Path: path, Err: err}
 	}
@@ -76,12 +76,12 @@ func Open(path string) (*Binary, error) {
 	if err != nil {
 		return nil, &BinaryError{Path: path, Err: err}
 	}
-	b.Path = path
+	b.Path, b.open = path, opener
 	return b, nil
 }
 
-// read parses an object file from r.
-func read(r io.ReaderAt) (b *Binary, err error) {
+// read reads what disassembly needs from f.
+func read(f *objfile.File) (b *Binary, err error) {
 	defer func() {
 		// debug/* parse hostile files without panicking in general, but a
 		// malformed file must never crash perflab.
@@ -89,50 +89,42 @@ func read(r io.ReaderAt) (b *Binary, err error) {
 			b, err = nil, fmt.Errorf("malformed object file: %v", e)
 		}
 	}()
-	raw, err := readRaw(r)
+	b = &Binary{GOARCH: f.GOARCH(), BuildID: f.BuildID()}
+	if decoders[b.GOARCH] == nil {
+		return nil, fmt.Errorf("%w %q", ErrArch, b.GOARCH)
+	}
+	if b.textStart, b.text, err = f.Text(); err != nil {
+		return nil, err
+	}
+	if b.text == nil {
+		return nil, ErrNoText
+	}
+	pclntab, start, err := f.GoLineTable()
 	if err != nil {
 		return nil, err
 	}
-	if decoders[raw.goarch] == nil {
-		return nil, fmt.Errorf("%w %q", ErrArch, raw.goarch)
-	}
-	if raw.text == nil {
-		return nil, ErrNoText
-	}
-	if len(raw.pclntab) == 0 {
+	if len(pclntab) == 0 {
 		return nil, ErrNotGo
 	}
-	if raw.symErr != nil || len(raw.syms) == 0 {
+	osyms, err := f.Symbols()
+	if errors.Is(err, objfile.ErrTooLarge) {
+		return nil, err
+	}
+	if err != nil || len(osyms) == 0 {
 		return nil, ErrStripped
 	}
-	sortSyms(raw.syms)
-	start := raw.textStart
-	if raw.runtimeText != 0 {
-		start = raw.runtimeText
+	b.all = make([]Sym, len(osyms))
+	for i, s := range osyms {
+		b.all[i] = Sym(s)
 	}
-	tab, err := gosym.NewTable(nil, gosym.NewLineTable(raw.pclntab, start))
-	if err != nil {
+	sortSyms(b.all)
+	b.syms = lookupSyms(b.all)
+	if b.lines, err = gosym.NewTable(nil, gosym.NewLineTable(pclntab, start)); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNotGo, err)
 	}
-	return &Binary{
-		GOARCH: raw.goarch, BuildID: raw.buildID,
-		all: raw.syms, syms: lookupSyms(raw.syms), text: raw.text, textStart: raw.textStart,
-		loadAddr: raw.loadAddr, hasLoad: raw.hasLoad, lines: tab, pcln: newLineTable(raw.pclntab, start),
-	}, nil
-}
-
-// readRaw tries each supported format.
-func readRaw(r io.ReaderAt) (*rawBinary, error) {
-	if f, err := elf.NewFile(r); err == nil {
-		return readELF(f)
-	}
-	if f, err := macho.NewFile(r); err == nil {
-		return readMachO(f)
-	}
-	if f, err := pe.NewFile(r); err == nil {
-		return readPE(f)
-	}
-	return nil, ErrUnrecognized
+	b.pcln = newLineTable(pclntab, start)
+	b.loadAddr, b.hasLoad = f.LoadAddress()
+	return b, nil
 }
 
 // sortSyms sorts symbols by address exactly as the go tool does (the same
@@ -153,16 +145,6 @@ func lookupSyms(sorted []Sym) []Sym {
 		out = append(out, s)
 	}
 	return out
-}
-
-// runtimeTextAddr returns the address of runtime.text among syms, 0 if absent.
-func runtimeTextAddr(syms []Sym) uint64 {
-	for _, s := range syms {
-		if s.Name == "runtime.text" {
-			return s.Addr
-		}
-	}
-	return 0
 }
 
 // Symbols returns the symbols whose names match (all if match is nil), in
@@ -209,9 +191,11 @@ func (b *Binary) Line(pc uint64) (file string, line int, fn string) {
 }
 
 // IsObjectFile reports whether path is an ELF, Mach-O or PE file: how
-// pprof tells a BINARY argument from a profile source.
+// pprof tells a BINARY argument from a profile source. Only a regular
+// file can be one; a FIFO is not opened for reading (that would wait for
+// a writer).
 func IsObjectFile(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := namedfile.OpenArg(path)
 	if err != nil {
 		return false
 	}

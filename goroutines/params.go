@@ -2,17 +2,16 @@ package goroutines
 
 import (
 	"debug/dwarf"
-	"debug/elf"
-	"debug/macho"
-	"debug/pe"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
-	"os"
 	"strings"
+
+	"github.com/perflab/perflab/internal/namedfile"
+	"github.com/perflab/perflab/internal/objfile"
 )
 
 // errNoFunc is the error of a function that the binary or source does not
@@ -77,22 +76,19 @@ func dwarfParams(d *dwarf.Data, r *dwarf.Reader) ([]Param, error) {
 	}
 }
 
+// openDWARF reads the DWARF data of binary, which the user named (-binary,
+// or the program run after --), within package objfile's bounds.
 func openDWARF(binary string) (*dwarf.Data, error) {
-	if f, err := elf.Open(binary); err == nil {
-		defer f.Close()
-		return f.DWARF()
-	}
-	if f, err := macho.Open(binary); err == nil {
-		defer f.Close()
-		return f.DWARF()
-	}
-	f, err := pe.Open(binary)
+	f, err := objfile.OpenArg(binary) // an error names binary
 	if err != nil {
-		return nil, fmt.Errorf("%s: not an executable with DWARF data", binary)
+		return nil, err
 	}
 	defer f.Close()
 	return f.DWARF()
 }
+
+// maxParseBytes is the largest source file ParamsFromSource parses.
+const maxParseBytes = 16 << 20
 
 // ParamsFromSource returns the parameters of fn (a method's receiver
 // first) as declared in the Go source file.
@@ -101,10 +97,12 @@ func ParamsFromSource(file, fn string) ([]Param, error) {
 	if name == "" {
 		return nil, fmt.Errorf("%s: %s: %w", file, fn, errNoFunc)
 	}
-	if info, err := os.Stat(file); err != nil || info.Size() > 16<<20 {
-		return nil, fmt.Errorf("%s: no readable source", file)
+	// The dump named the file: read it as every file input names is read.
+	src, err := namedfile.ReadFile(file, maxParseBytes, "a source file to parse")
+	if err != nil {
+		return nil, fmt.Errorf("%s: no readable source: %w", file, err)
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, err
 	}

@@ -55,10 +55,10 @@ func readSource(ctx context.Context, source string, opts Options) (data []byte, 
 	case err != nil:
 		return nil, "", err
 	case loc.stdin:
-		data, err = opts.readStdin()
+		data, err = opts.readStdin(ctx)
 		return data, "", err
 	case loc.file != nil:
-		data, err = readFile(source, loc.file, opts)
+		data, err = readFile(ctx, source, loc.file, opts)
 		return data, "", err
 	}
 	body, err := openURL(ctx, loc, opts)

@@ -139,7 +139,7 @@ func Load(ctx context.Context, sources []string, opts Options) (p *profile.Profi
 	if p, err = combine(ps[:len(sources)], ps[len(sources):], sources, opts); err != nil {
 		return nil, err
 	}
-	return finish(ctx, p, sources, opts, len(all) > 1)
+	return finish(ctx, p, sources, binary, opts, len(all) > 1)
 }
 
 // combine merges the sources' profiles, then subtracts the base's.
@@ -166,12 +166,13 @@ func combine(ps, bases []*profile.Profile, sources []string, opts Options) (*pro
 	return p, nil
 }
 
-// finish symbolizes the combined profile, prunes the frames it declares
-// uninteresting and validates it. A single source that none of this
+// finish symbolizes the combined profile (binary, if not "", is the one
+// the user named), prunes the frames it declares uninteresting and
+// validates it. A single source that none of this
 // changed is not validated again: decode returns valid profiles only.
-func finish(ctx context.Context, p *profile.Profile, sources []string, opts Options, merged bool) (*profile.Profile, error) {
+func finish(ctx context.Context, p *profile.Profile, sources []string, binary string, opts Options, merged bool) (*profile.Profile, error) {
 	funcs := len(p.Function)
-	symbolizeLocal(p)
+	symbolizeLocal(p, binary)
 	if err := symbolizeRemote(ctx, p, opts); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -107,21 +108,56 @@ func readCapped(name string, r io.Reader, max int64) ([]byte, error) {
 	return readBudget(name, r, -1, NewBudget(max))
 }
 
-// readStdin reads Options.Stdin, the source "-".
-func (o Options) readStdin() ([]byte, error) {
+// readStdin reads Options.Stdin, the source "-", until it ends or ctx
+// does.
+func (o Options) readStdin(ctx context.Context) ([]byte, error) {
 	if o.Stdin == nil {
 		return nil, errors.New("-: no standard input")
 	}
-	return readBudget("standard input", o.Stdin, -1, o.budget())
+	return untilDone(ctx, "standard input", func() ([]byte, error) {
+		return readBudget("standard input", o.Stdin, -1, o.budget())
+	})
 }
 
 // readFile reads the file name, which os.Stat described as info. A regular
 // file larger than the budget left is refused before it is read; anything
-// else (a device, a FIFO) is read until it ends or exceeds the budget.
-func readFile(name string, info os.FileInfo, opts Options) ([]byte, error) {
+// else (a device, a FIFO) is read until it ends or exceeds the budget, or
+// until ctx ends: opening a FIFO waits for a writer, and reading it for
+// data, which may never come.
+func readFile(ctx context.Context, name string, info os.FileInfo, opts Options) ([]byte, error) {
 	if info.IsDir() {
 		return nil, fmt.Errorf("%s: is a directory, not a profile", name)
 	}
+	if info.Mode().IsRegular() {
+		return readOpen(name, info, opts)
+	}
+	return untilDone(ctx, name, func() ([]byte, error) { return readOpen(name, info, opts) })
+}
+
+// untilDone returns what read returns, or ctx's error once ctx ends
+// first; read then goes on in the background until it returns, within
+// the budget, and its result is dropped. Reading what may block for ever
+// (a FIFO, a terminal) this way lets Ctrl-C end the command.
+func untilDone(ctx context.Context, name string, read func() ([]byte, error)) ([]byte, error) {
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := read()
+		done <- result{data, err}
+	}()
+	select {
+	case r := <-done:
+		return r.data, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%s: %w", name, ctx.Err())
+	}
+}
+
+// readOpen opens and reads the file name (see readFile).
+func readOpen(name string, info os.FileInfo, opts Options) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, unwrapPath(err))

@@ -1,35 +1,28 @@
 package profiles
 
 import (
-	"bytes"
 	"debug/dwarf"
-	"debug/elf"
 	"debug/gosym"
-	"errors"
 	"fmt"
-	"io"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/objfile"
 )
 
-// isExecutable reports whether path is an ELF file, the kind of file "go
-// tool pprof BINARY PROFILE" takes first on Linux (pprof takes any object
-// file it can open).
+// isExecutable reports whether path, which the user named, is an ELF
+// file, the kind of file "go tool pprof BINARY PROFILE" takes first on
+// Linux (pprof takes any object file it can open). Only a regular file
+// can be one: a FIFO or /dev/fd/N of a pipe is left unread for the
+// profile it carries.
 func isExecutable(path string) bool {
-	f, err := os.Open(path)
+	f, err := objfile.OpenArg(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	magic := make([]byte, 4)
-	if _, err := io.ReadFull(f, magic); err != nil || !bytes.Equal(magic, []byte(elf.ELFMAG)) {
-		return false
-	}
-	_, err = elf.NewFile(f)
-	return err == nil
+	return f.Format() == "elf"
 }
 
 // Symbolize gives function names, file names and line numbers to the
@@ -44,14 +37,16 @@ func Symbolize(p *profile.Profile, binary string) error {
 		return fmt.Errorf("%s: not an ELF binary", binary)
 	}
 	p.Mapping[0].File = binary
-	symbolizeLocal(p)
+	symbolizeLocal(p, binary)
 	return nil
 }
 
 // symbolizeLocal symbolizes every unsymbolized mapping whose file is an ELF
 // file on this machine, as pprof's local symbolizer does. Mappings whose
-// file is missing or unreadable are left as they are.
-func symbolizeLocal(p *profile.Profile) {
+// file is missing, unreadable, not ELF or refused (package objfile: the
+// profile names these files) are left as they are. binary, if not "", is
+// the file the user named for the first mapping.
+func symbolizeLocal(p *profile.Profile, binary string) {
 	byMapping := map[*profile.Mapping][]*profile.Location{}
 	for _, l := range p.Location {
 		byMapping[l.Mapping] = append(byMapping[l.Mapping], l)
@@ -63,8 +58,12 @@ func symbolizeLocal(p *profile.Profile) {
 			m.File == "" || m.Unsymbolizable() || isURL(m.File) {
 			continue
 		}
-		obj, err := openObject(m.File, m.Start)
-		if err != nil { // missing, unreadable or not ELF
+		open := objfile.Open
+		if binary != "" && m.File == binary {
+			open = objfile.OpenArg
+		}
+		obj, err := openObject(open, m.File, m.Start)
+		if err != nil { // missing, unreadable, not ELF or refused
 			continue
 		}
 		symbolizeMapping(p, m, locs, obj, funcs)
@@ -103,7 +102,7 @@ func symbolizeMapping(p *profile.Profile, m *profile.Mapping, locs []*profile.Lo
 
 // An object is an opened ELF file ready to map addresses to source lines.
 type object struct {
-	file   *elf.File
+	file   *objfile.File
 	offset uint64 // subtracted from profile addresses to get file addresses
 	table  *gosym.Table
 	dwarf  *dwarf.Data // loaded on first need
@@ -116,54 +115,28 @@ type frame struct {
 	line     int
 }
 
-// openObject opens an ELF file mapped at start (0 if unknown).
-func openObject(path string, start uint64) (*object, error) {
-	ef, err := elf.Open(path)
+// openObject opens, with open, an ELF file mapped at start (0 if unknown).
+func openObject(open func(string) (*objfile.File, error), path string, start uint64) (*object, error) {
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
-	o := &object{file: ef}
-	if start != 0 {
-		for _, prog := range ef.Progs {
-			if prog.Type == elf.PT_LOAD && prog.Flags&elf.PF_X != 0 {
-				o.offset = start - (prog.Vaddr - prog.Vaddr%max(prog.Align, 1))
-				break
-			}
-		}
+	if f.Format() != "elf" {
+		f.Close()
+		return nil, fmt.Errorf("%s: not an ELF binary", path)
 	}
-	o.table, _ = goTable(ef) // a binary not written in Go has no table
+	o := &object{file: f}
+	if load, ok := f.LoadAddress(); ok && start != 0 {
+		o.offset = start - load
+	}
+	// A binary not written in Go has no table.
+	if data, textStart, err := f.GoLineTable(); err == nil && data != nil {
+		o.table, _ = gosym.NewTable(nil, gosym.NewLineTable(data, textStart))
+	}
 	return o, nil
 }
 
 func (o *object) close() { o.file.Close() }
-
-// goTable reads a Go binary's line table.
-func goTable(ef *elf.File) (*gosym.Table, error) {
-	var textStart uint64
-	if s := ef.Section(".text"); s != nil {
-		textStart = s.Addr
-	}
-	sect := ef.Section(".gopclntab")
-	if sect == nil {
-		sect = ef.Section(".data.rel.ro.gopclntab") // PIE
-	}
-	if sect == nil {
-		return nil, errors.New("no Go line table")
-	}
-	data, err := sect.Data()
-	if err != nil {
-		return nil, err
-	}
-	if syms, err := ef.Symbols(); err == nil {
-		for _, s := range syms {
-			if s.Name == "runtime.text" {
-				textStart = s.Value
-				break
-			}
-		}
-	}
-	return gosym.NewTable(nil, gosym.NewLineTable(data, textStart))
-}
 
 // sourceLine resolves a profile address: from the Go line table, else
 // from DWARF. Like go tool pprof, it reports the function holding the

@@ -4,24 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/perflab/perflab/internal/namedfile"
 )
 
 // MaxSourceBytes is the size above which list refuses to read a source
 // file: 64 MiB, hundreds of times the largest Go source files, so that a
 // profile naming a huge file costs little memory.
 const MaxSourceBytes = 64 << 20
-
-// errNotRegular and errSourceTooLarge are why list refuses a source file.
-// A profile names its source files, and list reads them: a hostile one
-// could name /dev/urandom (endless), a FIFO (blocks for ever) or a huge
-// log.
-var (
-	errNotRegular     = errors.New("not a regular file")
-	errSourceTooLarge = fmt.Errorf("larger than %d MiB, the limit for a source file", MaxSourceBytes>>20)
-)
 
 // A sourceReader finds, reads and caches source files.
 type sourceReader struct {
@@ -50,41 +43,31 @@ func (s *sourceReader) file(path string) (*sourceFile, error) {
 
 // readSource reads a profile's source file name: absolute names as they
 // are (after -trim_path), relative ones under each -source_path entry and
-// its parents, as pprof finds them. Only regular files of at most
-// MaxSourceBytes are read.
+// its parents, as pprof finds them. A profile chose the name, so the file
+// is opened as package namedfile opens every such file: never under
+// /proc, /sys or /dev, without blocking, a regular file of at most
+// MaxSourceBytes whose length read is its size.
 func readSource(path, search, trim string) ([]byte, error) {
-	f, err := openSource(path, search, trim)
+	f, info, err := openSource(path, search, trim)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	switch {
-	case err != nil:
-		return nil, err
-	case !info.Mode().IsRegular():
-		return nil, &os.PathError{Op: "read", Path: f.Name(), Err: errNotRegular}
-	case info.Size() > MaxSourceBytes:
-		return nil, &os.PathError{Op: "read", Path: f.Name(), Err: errSourceTooLarge}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
-	if err == nil && len(data) > MaxSourceBytes { // it grew
-		err = &os.PathError{Op: "read", Path: f.Name(), Err: errSourceTooLarge}
-	}
-	return data, err
+	return namedfile.ReadAll(f, info, MaxSourceBytes, "a source file")
 }
 
-// openSource opens a source file as pprof does, without blocking on a
-// FIFO (see openNonblock).
-func openSource(path, search, trim string) (*os.File, error) {
+// openSource opens a source file as pprof does: the first candidate that
+// exists is the one.
+func openSource(path, search, trim string) (*os.File, fs.FileInfo, error) {
 	path = trimPath(path, trim, search)
 	if filepath.IsAbs(path) {
-		return openNonblock(path)
+		return namedfile.Open(path)
 	}
 	for _, dir := range filepath.SplitList(search) {
 		for {
-			if f, err := openNonblock(filepath.Join(dir, path)); err == nil {
-				return f, nil
+			f, info, err := namedfile.Open(filepath.Join(dir, path))
+			if err == nil || !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+				return f, info, err
 			}
 			parent := filepath.Dir(dir)
 			if parent == dir {
@@ -93,7 +76,7 @@ func openSource(path, search, trim string) (*os.File, error) {
 			dir = parent
 		}
 	}
-	return nil, fmt.Errorf("could not find file %s on path %s", path, search)
+	return nil, nil, fmt.Errorf("could not find file %s on path %s", path, search)
 }
 
 // A sourceFile holds a file's bytes and where every linesPerMark-th line

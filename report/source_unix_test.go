@@ -36,9 +36,10 @@ func listWithin(t *testing.T, p *profile.Profile) string {
 
 // TestListRefusesHostileSources lists functions whose source file is a
 // FIFO (opening it used to block for ever), /dev/urandom (read until out
-// of memory), a file beyond MaxSourceBytes and a directory: each is one
-// " Error:" line, as pprof prints for a file it cannot open, and list goes
-// on.
+// of memory), a file beyond MaxSourceBytes, a directory, and files that
+// would show perflab's own environment and command line (issue 24.3):
+// each is one " Error:" line, as pprof prints for a file it cannot open,
+// and list goes on.
 func TestListRefusesHostileSources(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.go")
@@ -52,11 +53,20 @@ func TestListRefusesHostileSources(t *testing.T) {
 	if err := os.Truncate(big, MaxSourceBytes+1); err != nil { // sparse: no disk taken
 		t.Fatal(err)
 	}
+	link := filepath.Join(dir, "environ.go")
+	if err := os.Symlink("/proc/self/environ", link); err != nil {
+		t.Fatal(err)
+	}
+	const system = ": under /proc, /sys or /dev: never read for input\n"
 	tests := []struct{ file, want string }{
-		{fifo, " Error: read " + fifo + ": not a regular file\n"},
-		{"/dev/urandom", " Error: read /dev/urandom: not a regular file\n"},
+		{fifo, " Error: open " + fifo + ": not a regular file\n"},
+		{"/dev/urandom", " Error: open /dev/urandom" + system},
 		{big, " Error: read " + big + ": larger than 64 MiB, the limit for a source file\n"},
-		{dir, " Error: read " + dir + ": not a regular file\n"},
+		{dir, " Error: open " + dir + ": not a regular file\n"},
+		{"/proc/self/environ", " Error: open /proc/self/environ" + system},
+		{"/proc/self/cmdline", " Error: open /proc/self/cmdline" + system},
+		{link, " Error: open " + link + system},
+		{"/sys/kernel/mm/transparent_hugepage/enabled", " Error: open /sys/kernel/mm/transparent_hugepage/enabled" + system},
 	}
 	for _, tt := range tests {
 		got := listWithin(t, reporttest.OneSample(tt.file))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,11 +9,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/perflab/perflab/internal/gocmd"
 )
 
 // A goPlan is a "go test" or "go run" command line that perflab gc and
@@ -166,7 +168,7 @@ func (p *goPlan) prepare(ctx context.Context, dir string, w io.Writer) (argv []s
 	if p.verb == "run" {
 		bin := filepath.Join(dir, exe("prog"))
 		if err := p.goCmd(ctx, w, append(append([]string{"build", "-o", bin}, p.build...), p.pkgs...)); err != nil {
-			return nil, "", fmt.Errorf("go build %s: %w", what, err)
+			return nil, "", fmt.Errorf("go build %s: %w", what, errors.Unwrap(err)) // its output went to w
 		}
 		return append([]string{bin}, p.args...), "", nil
 	}
@@ -176,7 +178,7 @@ func (p *goPlan) prepare(ctx context.Context, dir string, w io.Writer) (argv []s
 	}
 	bin := filepath.Join(dir, exe(path.Base(pkg.ImportPath)+".test"))
 	if err := p.goCmd(ctx, w, append(append([]string{"test", "-c", "-o", bin}, p.build...), p.pkgs...)); err != nil {
-		return nil, "", fmt.Errorf("go test -c %s: %w", what, err)
+		return nil, "", fmt.Errorf("go test -c %s: %w", what, errors.Unwrap(err))
 	}
 	if _, err := os.Stat(bin); errors.Is(err, fs.ErrNotExist) {
 		return nil, "", fmt.Errorf("go test %s: no test files", what)
@@ -196,18 +198,11 @@ func (p *goPlan) prepare(ctx context.Context, dir string, w io.Writer) (argv []s
 // listOne returns the one package go test names.
 func (p *goPlan) listOne(ctx context.Context) (*goPackage, error) {
 	args := append(append([]string{"list", "-json=ImportPath,Dir"}, p.build...), p.pkgs...)
-	cmd := exec.CommandContext(ctx, p.goTool, args...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := gocmd.Cmd{Go: p.goTool}.Output(ctx, args...)
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		return nil, fmt.Errorf("go list %s: %w: %s", strings.Join(p.pkgs, " "), err, msg)
+		return nil, fmt.Errorf("-- go test %s: %w", strings.Join(p.pkgs, " "), err)
 	}
-	dec := json.NewDecoder(strings.NewReader(string(out)))
+	dec := json.NewDecoder(bytes.NewReader(out))
 	var pkgs []goPackage
 	for dec.More() {
 		var pkg goPackage
@@ -228,9 +223,8 @@ type goPackage struct {
 	Dir        string
 }
 
-// goCmd runs the go command without GODEBUG tracing, its output to w.
+// goCmd runs the go command the user gave, with the user's environment
+// (no GODEBUG tracing: only the binary runs under it), its output to w.
 func (p *goPlan) goCmd(ctx context.Context, w io.Writer, args []string) error {
-	cmd := exec.CommandContext(ctx, p.goTool, args...)
-	cmd.Stdout, cmd.Stderr = w, w
-	return cmd.Run()
+	return gocmd.Cmd{Go: p.goTool, Stdout: w, Stderr: w}.Run(ctx, args...)
 }

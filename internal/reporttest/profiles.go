@@ -22,6 +22,17 @@ func OneSample(file string) *profile.Profile {
 	}
 }
 
+// MappedSample is OneSample("main.go") with its location at 0x401000 in
+// a mapping of binary, from 0x400000 to 0x500000: a profile whose binary
+// disasm and the source view open.
+func MappedSample(binary string) *profile.Profile {
+	p := OneSample("main.go")
+	m := &profile.Mapping{ID: 1, Start: 0x400000, Limit: 0x500000, File: binary}
+	p.Mapping = []*profile.Mapping{m}
+	p.Location[0].Mapping, p.Location[0].Address = m, 0x401000
+	return p
+}
+
 // ReadProfile parses the profile in the file path, failing t if it cannot.
 func ReadProfile(t testing.TB, path string) *profile.Profile {
 	t.Helper()

@@ -1,11 +1,20 @@
-// Command hostile makes the hostile inputs that scripts/hostile/profiles
-// feeds to perflab: gzip bombs, an endless HTTP body, a profile with one
-// very deep stack, and a profile whose source file is a device.
+// Command hostile makes the hostile inputs that scripts/hostile/ feeds to
+// perflab: gzip bombs, an endless HTTP body, a profile with one very deep
+// stack, profiles naming hostile source files and binaries, and those
+// binaries.
 //
-//	hostile bomb SIZE >bomb.gz     gzip of SIZE zero bytes (K, M, G suffixes)
-//	hostile serve                  serve an endless body on 127.0.0.1; prints the URL
-//	hostile deep N >deep.pb.gz     a profile with one sample of an N-frame stack
-//	hostile source FILE >x.pb.gz   a profile whose only function is in FILE
+//	hostile bomb SIZE >bomb.gz        gzip of SIZE zero bytes (K, M, G suffixes)
+//	hostile serve                     serve an endless body on 127.0.0.1; prints the URL
+//	hostile deep N >deep.pb.gz        a profile with one sample of an N-frame stack
+//	hostile source FILE >x.pb.gz      a profile whose only function is in FILE
+//	hostile mapping FILE >x.pb.gz     a profile whose main.main, at 0x401000, is in a mapping of FILE
+//	hostile unsymbolized FILE >x.pb.gz  the same with an address only, for symbolization
+//	hostile objbombs DECLARED INFLATED DIR
+//	                                  object files whose one section is compressed and declares
+//	                                  DECLARED bytes, inflating to INFLATED zeros: DIR/elf.text,
+//	                                  elf.gopclntab, elf.symtab, elf.debug_info, elf.zdebug_info,
+//	                                  macho__debug_info, pe.debug_info
+//	hostile sparse SIZE FILE          an ELF FILE whose .text is a hole of SIZE bytes
 package main
 
 import (
@@ -14,10 +23,12 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/objfile/objfiletest"
 )
 
 func main() {
@@ -29,7 +40,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) < 1 {
-		return fmt.Errorf("usage: hostile bomb SIZE | serve | deep N | source FILE")
+		return fmt.Errorf("usage: hostile bomb SIZE | serve | deep N | source FILE | mapping FILE | unsymbolized FILE | objbombs DECLARED INFLATED DIR | sparse SIZE FILE")
 	}
 	switch {
 	case args[0] == "bomb" && len(args) == 2:
@@ -48,6 +59,18 @@ func run(args []string) error {
 		return deep(n).Write(os.Stdout)
 	case args[0] == "source" && len(args) == 2:
 		return source(args[1]).Write(os.Stdout)
+	case args[0] == "mapping" && len(args) == 2:
+		return mapping(args[1], true).Write(os.Stdout)
+	case args[0] == "unsymbolized" && len(args) == 2:
+		return mapping(args[1], false).Write(os.Stdout)
+	case args[0] == "objbombs" && len(args) == 4:
+		return objBombs(args[1], args[2], args[3])
+	case args[0] == "sparse" && len(args) == 3:
+		n, err := parseSize(args[1])
+		if err != nil {
+			return err
+		}
+		return objfiletest.WriteELF(args[2], []objfiletest.Section{{Name: ".text", Sparse: uint64(n), Addr: 0x401000}})
 	}
 	return fmt.Errorf("bad arguments %q", args)
 }
@@ -131,4 +154,76 @@ func base() *profile.Profile {
 		Period:     10_000_000,
 		Mapping:    []*profile.Mapping{{ID: 1, Start: 0x1000, Limit: 0x1000_0000, File: "/bin/hostile", HasFunctions: true}},
 	}
+}
+
+// mapping returns a CPU profile whose one sample is main.main at 0x401000
+// in a mapping of file (with no function, when symbolized is false: an
+// address for perflab to symbolize from file).
+func mapping(file string, symbolized bool) *profile.Profile {
+	p := source("/src/main.go")
+	m := &profile.Mapping{ID: 1, Start: 0x400000, Limit: 0x500000, File: file, HasFunctions: symbolized}
+	p.Mapping = []*profile.Mapping{m}
+	p.Location[0].Mapping, p.Location[0].Address = m, 0x401000
+	if !symbolized {
+		p.Location[0].Line, p.Function = nil, nil
+	}
+	return p
+}
+
+// objBombs writes the object files the usage lists into dir.
+func objBombs(declaredArg, inflatedArg, dir string) error {
+	declared, err := parseSize(declaredArg)
+	if err != nil {
+		return err
+	}
+	inflated, err := parseSize(inflatedArg)
+	if err != nil {
+		return err
+	}
+	z := objfiletest.Zeros(uint64(inflated))
+	zlib := func(name string) []objfiletest.Section {
+		return []objfiletest.Section{{Name: name, Data: objfiletest.ZLIB(uint64(declared), z)}}
+	}
+	files := []struct {
+		name  string
+		write func(string, []objfiletest.Section) error
+		secs  []objfiletest.Section
+	}{
+		{"macho__debug_info", objfiletest.WriteMachO, zlib("__debug_info")},
+		{"pe.debug_info", objfiletest.WritePE, zlib(".debug_info")},
+	}
+	for _, name := range []string{".text", ".gopclntab", ".symtab", ".debug_info", ".zdebug_info"} {
+		files = append(files, struct {
+			name  string
+			write func(string, []objfiletest.Section) error
+			secs  []objfiletest.Section
+		}{"elf" + name, objfiletest.WriteELF, elfBomb(name, uint64(declared), z)})
+	}
+	for _, f := range files {
+		if err := f.write(filepath.Join(dir, f.name), f.secs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// elfBomb returns the sections of an ELF file whose section name is
+// compressed (SHF_COMPRESSED, or "ZLIB" for .zdebug), declaring declared
+// bytes and holding z, after what perflab reads before it: a one-byte
+// .text, a Go line table, the string table of a symbol table.
+func elfBomb(name string, declared uint64, z []byte) []objfiletest.Section {
+	bomb := objfiletest.Section{Name: name, Data: objfiletest.ELFCompressed(declared, z), Compressed: true}
+	if strings.HasPrefix(name, ".zdebug") {
+		bomb = objfiletest.Section{Name: name, Data: objfiletest.ZLIB(declared, z)}
+	}
+	var secs []objfiletest.Section
+	if name != ".text" {
+		secs = append(secs, objfiletest.Section{Name: ".text", Data: []byte{0xc3}, Addr: 0x401000})
+	}
+	if name != ".symtab" {
+		return append(secs, bomb)
+	}
+	secs = append(secs, objfiletest.Section{Name: ".gopclntab", Data: make([]byte, 64)})
+	bomb.Type, bomb.Link = 2, uint32(len(secs)+2) // SHT_SYMTAB, linked to the .strtab after it
+	return append(secs, bomb, objfiletest.Section{Name: ".strtab", Type: 3, Data: []byte{0}})
 }

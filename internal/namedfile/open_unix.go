@@ -1,6 +1,6 @@
 //go:build unix
 
-package report
+package namedfile
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 
 // openNonblock opens name for reading without waiting: opening a FIFO
 // blocks until a writer comes, for ever if none does. The descriptor's
-// mode matters only until readSource refuses what is not a regular file.
+// mode matters only until Open refuses what is not a regular file.
 func openNonblock(name string) (*os.File, error) {
 	return os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
