@@ -20,8 +20,9 @@ type Analyzer struct {
 	last     trace.Time
 	events   int64
 	syncs    int
-	procs    int // GOMAXPROCS, the largest seen
-	running  int // goroutines running now
+	procs    int   // GOMAXPROCS, the largest seen
+	goEvents int64 // goroutine transitions
+	running  int   // goroutines running now
 	alive    int
 	created  int64
 	maxAlive int
@@ -47,6 +48,7 @@ type goState struct {
 	since      trace.Time
 	stack      stackID // that entered a blocking state
 	assist     bool
+	markWorker bool // running as a mark worker that is not idle
 	ran        bool
 	firstRun   trace.Time
 	tracking   ProfileKind // -1 if none
@@ -83,43 +85,51 @@ var _ Sink = (*Analyzer)(nil)
 
 // Event adds one event; events must come in the order the reader gives.
 func (a *Analyzer) Event(ev *trace.Event) {
-	t := ev.Time()
+	var e event
+	e.fromReader(ev)
+	a.apply(&e)
+}
+
+// apply adds one event.
+func (a *Analyzer) apply(e *event) {
+	t := e.time
 	if !a.started {
 		a.started, a.start, a.change = true, t, t
 		a.tl = newTimeline(int64(t))
+		a.gc.share.charge(t) // the Ps' time counts from the first event
 	}
 	if t > a.last {
 		a.last = t
 	}
 	a.events++
-	switch ev.Kind() {
+	switch e.kind {
 	case trace.EventSync:
 		a.syncs++
 		a.stacks.newGeneration()
 	case trace.EventMetric:
-		a.metric(ev)
+		a.metric(e)
 	case trace.EventStateTransition:
-		if st := ev.StateTransition(); st.Resource.Kind == trace.ResourceGoroutine {
-			a.goTransition(ev, st)
+		if e.goTransition {
+			a.goEvents++
+			a.goTransition(e)
 		}
 	case trace.EventRangeBegin, trace.EventRangeActive, trace.EventRangeEnd:
-		a.rangeEvent(ev)
+		a.rangeEvent(e)
 	case trace.EventTaskBegin:
 		if len(a.tasks) < maxOpenTasks {
-			tk := ev.Task()
-			a.tasks[tk.ID] = openSpan{name: tk.Type, start: t}
+			a.tasks[trace.TaskID(e.value)] = openSpan{name: e.str, start: t}
 		}
 	case trace.EventTaskEnd:
-		if sp, ok := a.tasks[ev.Task().ID]; ok {
-			delete(a.tasks, ev.Task().ID)
+		if sp, ok := a.tasks[trace.TaskID(e.value)]; ok {
+			delete(a.tasks, trace.TaskID(e.value))
 			a.taskLat.record(spanName(sp.name), int64(t-sp.start))
 		}
 	case trace.EventRegionBegin, trace.EventRegionEnd:
-		a.region(ev)
+		a.region(e)
 	case trace.EventLabel:
-		a.gc.label(ev)
+		a.label(e)
 	}
-	a.gc.update(t)
+	a.gc.util.event(e)
 }
 
 func spanName(s string) string {
@@ -130,15 +140,14 @@ func spanName(s string) string {
 }
 
 // metric reads GOMAXPROCS and the heap size.
-func (a *Analyzer) metric(ev *trace.Event) {
-	m := ev.Metric()
-	switch m.Name {
+func (a *Analyzer) metric(e *event) {
+	switch e.str {
 	case "/sched/gomaxprocs:threads":
-		n := int(min(m.Value.Uint64(), 1<<20))
+		n := int(min(e.value, 1<<20))
 		a.procs = max(a.procs, n)
-		a.gc.setProcs(n)
+		a.gc.share.setProcs(e.time, n)
 	case "/memory/classes/heap/objects:bytes":
-		a.tl.at(int64(ev.Time())).heap = m.Value.Uint64()
+		a.tl.at(int64(e.time)).heap = e.value
 	}
 }
 
@@ -155,10 +164,8 @@ func (a *Analyzer) levels(t trace.Time) {
 }
 
 // goTransition follows a goroutine from one state to the next.
-func (a *Analyzer) goTransition(ev *trace.Event, st trace.StateTransition) {
-	t := ev.Time()
-	id := st.Resource.Goroutine()
-	from, to := st.Goroutine()
+func (a *Analyzer) goTransition(e *event) {
+	t, id, from, to := e.time, e.goID, e.from, e.to
 	g := a.gs.get(id)
 	if g == nil {
 		if to == trace.GoNotExist {
@@ -174,16 +181,16 @@ func (a *Analyzer) goTransition(ev *trace.Event, st trace.StateTransition) {
 			a.created++
 		}
 	}
-	if !g.named && st.Stack != trace.NoStack {
-		g.named = true
-		g.system = a.stacks.system(st.Stack)
+	if !g.named {
+		g.system, g.named = a.stacks.transSystem(e)
 	}
 	a.charge(g, t, true)
-	a.track(g, ev, to, st.Reason)
-	a.gc.transition(ev, id, from, to)
+	a.track(g, e)
+	gcBusy := g.gcBusy()
 	if (g.state == trace.GoRunning) != (to == trace.GoRunning) || to == trace.GoNotExist {
 		a.levels(t) // before the counts change
 	}
+	running := a.running
 	if g.state == trace.GoRunning {
 		a.running--
 	}
@@ -194,18 +201,51 @@ func (a *Analyzer) goTransition(ev *trace.Event, st trace.StateTransition) {
 			g.pending = nil // go tool trace finds no overlap for them
 		}
 	}
+	if a.running != running {
+		a.gc.share.setRunning(t, a.running)
+	}
+	if to != trace.GoRunning {
+		g.markWorker = false
+	}
 	if to == trace.GoNotExist {
 		a.alive--
 		a.settle(g)
-		a.gc.exit(id)
+		a.gc.share.work(t, b2i(false)-b2i(gcBusy))
 		a.gs.delete(id)
 		return
 	}
-	if to == trace.GoWaiting && st.Reason == "forever" {
+	if to == trace.GoWaiting && e.str == "forever" {
 		a.settle(g)
 	}
 	g.state = to
-	a.enter(g, ev, to, st.Reason)
+	a.gc.share.work(t, b2i(g.gcBusy())-b2i(gcBusy))
+	a.enter(g, e)
+}
+
+// gcBusy reports whether g takes its P for GC work: running a mark assist,
+// or running as a mark worker that is not idle.
+func (g *goState) gcBusy() bool { return g.state == trace.GoRunning && (g.assist || g.markWorker) }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// label follows the label the runtime gives a mark worker each time it
+// starts: "GC (dedicated)", "GC (fractional)" or "GC (idle)".
+func (a *Analyzer) label(e *event) {
+	if !strings.HasPrefix(e.str, "GC ") {
+		return
+	}
+	g := a.gs.get(e.g)
+	if g == nil {
+		return
+	}
+	busy := g.gcBusy()
+	g.markWorker = e.str != "GC (idle)"
+	a.gc.share.work(e.time, b2i(g.gcBusy())-b2i(busy))
 }
 
 // charge adds the time since g entered its state to that state; closing
@@ -226,11 +266,11 @@ func (a *Analyzer) charge(g *goState, t trace.Time, closing bool) {
 }
 
 // enter starts counting g's time in its new state.
-func (a *Analyzer) enter(g *goState, ev *trace.Event, to trace.GoState, reason string) {
-	g.cat, g.counted = stateOf(to, reason, g.assist)
-	g.since = ev.Time()
+func (a *Analyzer) enter(g *goState, e *event) {
+	g.cat, g.counted = stateOf(e.to, e.str, g.assist)
+	g.since = e.time
 	if g.counted && !g.system && g.cat.blocking() {
-		g.stack = a.stacks.id(ev.Stack())
+		g.stack = a.stacks.canon[a.stacks.eventStack(e)]
 		a.blocked[g.cat].addCount(g.stack)
 	}
 }
@@ -248,25 +288,26 @@ func (a *Analyzer) setAssist(id trace.GoID, on bool, t trace.Time) {
 			g.cat = GCAssist
 		}
 	}
+	busy := g.gcBusy()
 	g.assist = on
+	a.gc.share.work(t, b2i(g.gcBusy())-b2i(busy))
 }
 
 // region records a region's begin or end on its goroutine.
-func (a *Analyzer) region(ev *trace.Event) {
-	g := a.gs.get(ev.Goroutine())
+func (a *Analyzer) region(e *event) {
+	g := a.gs.get(e.g)
 	if g == nil {
 		return
 	}
-	r := ev.Region()
-	if ev.Kind() == trace.EventRegionBegin {
+	if e.kind == trace.EventRegionBegin {
 		if len(g.regions) < maxOpenRegions {
-			g.regions = append(g.regions, openSpan{name: r.Type, start: ev.Time()})
+			g.regions = append(g.regions, openSpan{name: e.str, start: e.time})
 		}
 		return
 	}
 	for i := len(g.regions) - 1; i >= 0; i-- {
-		if g.regions[i].name == r.Type {
-			a.regLat.record(spanName(r.Type), int64(ev.Time()-g.regions[i].start))
+		if g.regions[i].name == e.str {
+			a.regLat.record(spanName(e.str), int64(e.time-g.regions[i].start))
 			g.regions = g.regions[:i]
 			return
 		}
@@ -274,26 +315,21 @@ func (a *Analyzer) region(ev *trace.Event) {
 }
 
 // rangeEvent follows GC phases, stop-the-world pauses, sweeps and assists.
-func (a *Analyzer) rangeEvent(ev *trace.Event) {
-	if ev.Kind() == trace.EventRangeActive && a.syncs > 1 {
+func (a *Analyzer) rangeEvent(e *event) {
+	if e.kind == trace.EventRangeActive && a.syncs > 1 {
 		return // known since the first generation
 	}
-	r := ev.Range()
-	begin := ev.Kind() != trace.EventRangeEnd
+	begin := e.kind != trace.EventRangeEnd
 	switch {
-	case r.Name == "GC concurrent mark phase":
-		if ev.Kind() == trace.EventRangeBegin {
+	case e.str == "GC concurrent mark phase":
+		if e.kind == trace.EventRangeBegin {
 			a.gc.cycles++
 		}
-	case strings.HasPrefix(r.Name, "stop-the-world"):
-		a.gc.stopTheWorld(r, begin, ev.Time())
-	case r.Name == "GC incremental sweep":
-		a.gc.procGC(ev.Proc(), begin)
-	case r.Name == "GC mark assist":
-		a.gc.procGC(ev.Proc(), begin)
-		if g := r.Scope.Goroutine(); r.Scope.Kind == trace.ResourceGoroutine {
-			a.gc.assist(g, begin)
-			a.setAssist(g, begin, ev.Time())
+	case strings.HasPrefix(e.str, "stop-the-world"):
+		a.gc.stopTheWorld(e.str, e.scope, begin, e.time)
+	case e.str == "GC mark assist":
+		if e.scope.Kind == trace.ResourceGoroutine {
+			a.setAssist(e.scope.Goroutine(), begin, e.time)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package exectrace_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"os"
@@ -33,4 +34,28 @@ func Example() {
 	// region searchDocument: 3
 	// task worker: 2
 	// task findNumCPU: 1
+}
+
+// Analyze a trace file: a generation per worker from
+// exectrace.ParallelWorkers on, else in one pass, with the same summary.
+func ExampleAnalyze() {
+	f, err := os.Open("testdata/small.trace")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, info, err := exectrace.Analyze(context.Background(), f, st.Size(), exectrace.ParallelWorkers)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := a.Finish()
+	fmt.Printf("a Go 1.%d trace, lacking %d things\n", info.GoVersion, len(s.Lacks))
+	fmt.Println("GOMAXPROCS:", s.GOMAXPROCS)
+	// Output:
+	// a Go 1.26 trace, lacking 0 things
+	// GOMAXPROCS: 2
 }

@@ -58,3 +58,36 @@ func (m *goMap[T]) each(f func(g *T)) {
 		f(g)
 	}
 }
+
+// A goBytes holds a byte per goroutine, by ID, 0 for those never set.
+type goBytes struct {
+	dense  []byte
+	sparse map[trace.GoID]byte
+}
+
+func (m *goBytes) get(id trace.GoID) byte {
+	if id >= 0 && id < denseGoIDs {
+		if int(id) < len(m.dense) {
+			return m.dense[id]
+		}
+		return 0
+	}
+	return m.sparse[id]
+}
+
+func (m *goBytes) set(id trace.GoID, b byte) {
+	if id >= 0 && id < denseGoIDs {
+		if int(id) >= len(m.dense) {
+			if b == 0 {
+				return
+			}
+			m.dense = append(m.dense, make([]byte, int(id)+1-len(m.dense)+len(m.dense)/2)...)
+		}
+		m.dense[id] = b
+		return
+	}
+	if m.sparse == nil {
+		m.sparse = make(map[trace.GoID]byte)
+	}
+	m.sparse[id] = b
+}

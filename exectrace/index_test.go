@@ -75,11 +75,10 @@ func FuzzScanIndex(f *testing.F) {
 	})
 }
 
-// TestScanIndexTimes: the times ScanIndex reads from the batch headers are
-// those x/exp/trace gives the generations' Sync events, the first exactly
-// (it is the trace's origin), the others a few milliseconds earlier at
-// most (x/exp/trace moves a generation's first events after the previous
-// one's last).
+// TestScanIndexTimes: a generation's Sync event comes at the time ScanIndex
+// reads from its batch headers, exactly, or just after the previous
+// generation's last event when x/exp/trace moves it there (by 50 to 90 ms
+// on a loaded machine).
 func TestScanIndexTimes(t *testing.T) {
 	data := tracefreqTrace(t, "find", 10000)
 	ix, err := exectrace.ScanIndex(bytes.NewReader(data))
@@ -98,9 +97,13 @@ func TestScanIndexTimes(t *testing.T) {
 	}
 	for i := range ix.Generations() {
 		from, _ := ix.GenerationTimes(i)
-		sync := time.Duration(s.at[i] - s.at[0])
-		if from > sync || sync-from > 50*time.Millisecond {
-			t.Errorf("generation %d begins at %v by its batches, at %v by its Sync event", i, from, sync)
+		want := from
+		if i > 0 {
+			want = max(from, time.Duration(s.before[i]-s.at[0])+1)
+		}
+		if sync := time.Duration(s.at[i] - s.at[0]); sync != want {
+			t.Errorf("generation %d begins at %v by its batches (the event before it at %v), at %v by its Sync event",
+				i, from, time.Duration(s.before[i]-s.at[0]), sync)
 		}
 	}
 	_, end := ix.GenerationTimes(ix.Generations() - 1)
@@ -114,15 +117,17 @@ func TestScanIndexTimes(t *testing.T) {
 	}
 }
 
-// syncTimes notes when the Sync events and the last event are.
+// syncTimes notes when the Sync events, the events just before them and
+// the last event are.
 type syncTimes struct {
-	at   []trace.Time
-	last trace.Time
+	at, before []trace.Time
+	last       trace.Time
 }
 
 func (s *syncTimes) Event(ev *trace.Event) {
 	if ev.Kind() == trace.EventSync {
 		s.at = append(s.at, ev.Time())
+		s.before = append(s.before, s.last)
 	} else {
 		s.last = ev.Time()
 	}

@@ -67,6 +67,7 @@ type sample struct {
 	stack stackID
 	from  trace.Time
 	to    trace.Time
+	seq   int64 // the event that ended it, in the trace's order
 }
 
 // track follows a goroutine's transitions the way cmd/trace's
@@ -80,19 +81,19 @@ type sample struct {
 // it exited or began to wait "forever", else the end of the trace. So an
 // interval before the goroutine first ran counts only if it never runs;
 // such intervals wait in g.pending until that is known.
-func (a *Analyzer) track(g *goState, ev *trace.Event, to trace.GoState, reason string) {
+func (a *Analyzer) track(g *goState, e *event) {
 	if g.tracking >= 0 {
-		if to == profileInfo[g.tracking].state {
+		if e.to == profileInfo[g.tracking].state {
 			return
 		}
-		s := sample{kind: g.tracking, stack: g.trackStack, from: g.trackFrom, to: ev.Time()}
+		s := sample{kind: g.tracking, stack: g.trackStack, from: g.trackFrom, to: e.time, seq: a.events}
 		g.tracking = -1
 		a.profileSample(g, s)
 	}
 	for k := range numProfiles {
-		if to == profileInfo[k].state && profileInfo[k].reason(reason) {
-			g.tracking, g.trackFrom = k, ev.Time()
-			g.trackStack = a.stacks.id(ev.Stack())
+		if e.to == profileInfo[k].state && profileInfo[k].reason(e.str) {
+			g.tracking, g.trackFrom = k, e.time
+			g.trackStack = a.stacks.eventStack(e)
 			return
 		}
 	}
@@ -107,7 +108,7 @@ func (a *Analyzer) profileSample(g *goState, s sample) {
 		return
 	}
 	if d := int64(s.to - max(s.from, g.firstRun)); d > 0 {
-		a.profiles[s.kind].add(s.stack, d)
+		a.profiles[s.kind].add(a.stacks.canon[s.stack], s.stack, d, s.seq)
 	}
 }
 
@@ -120,7 +121,7 @@ func (a *Analyzer) settle(g *goState) {
 	if !g.ran {
 		for _, s := range g.pending {
 			if d := int64(s.to - s.from); d > 0 {
-				a.profiles[s.kind].add(s.stack, d)
+				a.profiles[s.kind].add(a.stacks.canon[s.stack], s.stack, d, s.seq)
 			}
 		}
 	}
@@ -146,9 +147,9 @@ func (a *Analyzer) Profile(k ProfileKind) *profile.Profile {
 	}
 	locs := make(map[uint64]*profile.Location)
 	funcs := make(map[string]*profile.Function)
-	a.profiles[k].each(func(id stackID, c stackCost) {
+	a.profiles[k].each(func(_ stackID, c stackCost) {
 		var sloc []*profile.Location
-		for _, f := range a.stacks.stacks[id] {
+		for _, f := range a.stacks.stacks[c.shown] {
 			loc := locs[f.PC]
 			if loc == nil {
 				fn := funcs[f.File+f.Func]

@@ -30,9 +30,17 @@ type stackID int32
 // valid within one generation and hold its tables alive, so they are
 // translated to stackIDs through a cache that is dropped at each
 // generation.
+//
+// go tool trace tells stacks apart by their first 128 PCs, zero-padded:
+// stacks that differ only by trailing zero PCs, such as the empty stack
+// and one made of a single 0x0 frame, are one to it, shown with the
+// frames of the one it met last. Each such stack has its own stackID
+// here, and canon maps it to the first of them, by which costs add up.
 type stackTable struct {
-	ids    map[string]stackID
+	ids    map[string]stackID // by all the PCs
+	keys   map[string]stackID // by the PCs go tool trace compares: the first stack with them
 	stacks [][]Frame
+	canon  []stackID // by stackID
 	gen    map[trace.Stack]stackID
 	sys    map[trace.Stack]bool // per generation too
 	last   trace.Stack          // the last stack asked for, and its id
@@ -42,7 +50,7 @@ type stackTable struct {
 }
 
 func newStackTable() *stackTable {
-	return &stackTable{ids: map[string]stackID{"": 0}, stacks: [][]Frame{nil},
+	return &stackTable{ids: map[string]stackID{"": 0}, keys: map[string]stackID{"": 0}, stacks: [][]Frame{nil}, canon: []stackID{0},
 		gen: make(map[trace.Stack]stackID), sys: make(map[trace.Stack]bool), funcs: make(map[string]string)}
 }
 
@@ -64,12 +72,18 @@ func (t *stackTable) system(s trace.Stack) bool {
 	for f := range s.Frames() {
 		root = f.Func
 	}
-	v := strings.HasPrefix(root, "runtime.") && root != "runtime.main" || strings.HasPrefix(root, "runtime/trace.")
+	v := isSystemRoot(root)
 	t.sys[s] = v
 	return v
 }
 
-// id returns the stackID of s.
+// isSystemRoot reports whether a stack whose root function is root is a
+// runtime goroutine's.
+func isSystemRoot(root string) bool {
+	return strings.HasPrefix(root, "runtime.") && root != "runtime.main" || strings.HasPrefix(root, "runtime/trace.")
+}
+
+// id returns the stackID of s; canon[id] is the stack costs add up by.
 func (t *stackTable) id(s trace.Stack) stackID {
 	if s == trace.NoStack {
 		return 0
@@ -82,31 +96,41 @@ func (t *stackTable) id(s trace.Stack) stackID {
 		return id
 	}
 	t.key = t.key[:0]
-	n := 0
 	for f := range s.Frames() {
-		if n == maxFrames-1 {
+		t.key = binary.LittleEndian.AppendUint64(t.key, f.PC)
+		if len(t.key) == 8*maxFrames {
 			break
 		}
-		t.key = binary.LittleEndian.AppendUint64(t.key, f.PC)
-		n++
-	}
-	// go tool trace compares stacks by a zero-padded array of PCs: trailing
-	// zero PCs make no difference.
-	for len(t.key) >= 8 && binary.LittleEndian.Uint64(t.key[len(t.key)-8:]) == 0 {
-		t.key = t.key[:len(t.key)-8]
 	}
 	id, ok := t.ids[string(t.key)]
 	if !ok {
-		if len(t.stacks) >= maxStacks {
-			id = t.overflow()
-		} else {
-			id = stackID(len(t.stacks))
-			t.ids[string(t.key)] = id
-			t.stacks = append(t.stacks, t.frames(s))
-		}
+		id = t.add(s)
 	}
 	t.gen[s] = id
 	t.last, t.lastID = s, id
+	return id
+}
+
+// add interns the stack s, whose PCs are in t.key.
+func (t *stackTable) add(s trace.Stack) stackID {
+	if len(t.stacks) >= maxStacks {
+		return t.overflow()
+	}
+	id := stackID(len(t.stacks))
+	t.ids[string(t.key)] = id
+	t.stacks = append(t.stacks, t.frames(s))
+	// go tool trace compares the first 128 PCs, zero-padded: trailing
+	// zero PCs make no difference.
+	key := t.key[:min(len(t.key), 8*(maxFrames-1))]
+	for len(key) >= 8 && binary.LittleEndian.Uint64(key[len(key)-8:]) == 0 {
+		key = key[:len(key)-8]
+	}
+	c, ok := t.keys[string(key)]
+	if !ok {
+		c = id
+		t.keys[string(key)] = id
+	}
+	t.canon = append(t.canon, c)
 	return id
 }
 
@@ -140,6 +164,7 @@ func (t *stackTable) overflow() stackID {
 	id := stackID(len(t.stacks))
 	t.ids[key] = id
 	t.stacks = append(t.stacks, []Frame{{Func: "(other stacks)"}})
+	t.canon = append(t.canon, id)
 	return id
 }
 
@@ -147,6 +172,10 @@ func (t *stackTable) overflow() stackID {
 type stackCost struct {
 	Count int64
 	Time  int64 // nanoseconds
+	// shown is the stack a profile shows: of the stacks that add up
+	// here, the one charged last in go tool trace's order, seq.
+	shown stackID
+	seq   int64
 }
 
 // A costTable sums costs by stack, indexed by stackID.
@@ -159,11 +188,15 @@ func (t *costTable) get(id stackID) *stackCost {
 	return &t.c[id]
 }
 
-// add charges one interval of d nanoseconds to id.
-func (t *costTable) add(id stackID, d int64) {
-	sc := t.get(id)
+// add charges one interval of d nanoseconds to key, an interval of the
+// stack id that ended seq-th in go tool trace's order.
+func (t *costTable) add(key, id stackID, d, seq int64) {
+	sc := t.get(key)
 	sc.Count++
 	sc.Time += d
+	if seq >= sc.seq {
+		sc.shown, sc.seq = id, seq
+	}
 }
 
 func (t *costTable) addCount(id stackID)         { t.get(id).Count++ }

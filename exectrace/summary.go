@@ -12,9 +12,13 @@ import (
 
 // A Summary is what a trace says about a program's execution.
 type Summary struct {
-	Duration          time.Duration
-	GOMAXPROCS        int
-	ProcsBusyAvg      float64 // mean number of Ps running goroutines
+	Duration     time.Duration
+	GOMAXPROCS   int
+	ProcsBusyAvg float64 // mean number of Ps running goroutines
+	// ProgramBusyAvg is the mean number of Ps running the program's own
+	// goroutines (the running time of States over the duration): the
+	// runtime's, such as the GC's workers, left out.
+	ProgramBusyAvg    float64
 	GoroutinesCreated int64
 	GoroutinesMax     int                      // most alive at once
 	States            [numStates]time.Duration // all goroutines' time by state
@@ -29,7 +33,18 @@ type Summary struct {
 	Timeline       []Point
 	Verdicts       []string
 	Events         int64
+	// Lacks says what the trace does not contain that the summary is
+	// made of, such as "GOMAXPROCS (no /sched/gomaxprocs:threads
+	// metric)": the figures made of it are left out of the text.
+	Lacks     []string
+	gcVerdict int // 1 + the index of the verdict on the GC's share, 0 if none
 }
+
+// The things a trace can lack, as Summary.Lacks says them.
+const (
+	lackProcs      = "GOMAXPROCS (no /sched/gomaxprocs:threads metric)"
+	lackGoroutines = "goroutine events (no goroutine changes state)"
+)
 
 // GCStats sums up garbage collection.
 type GCStats struct {
@@ -37,8 +52,10 @@ type GCStats struct {
 	STWCount int           // stop-the-world pauses, GC's and others
 	STWTotal time.Duration // their total
 	STWMax   time.Duration
-	// CPUFraction is the share of Ps the GC took, as the mean of
-	// 1 - mutator utilization.
+	// CPUFraction is the share of the Ps' time the GC took over the
+	// trace: GOMAXPROCS Ps during each GC stop-the-world, else one P for
+	// each goroutine running a mark assist or a mark worker that is not
+	// idle, over GOMAXPROCS times the duration.
 	CPUFraction float64
 }
 
@@ -86,6 +103,7 @@ func (a *Analyzer) Finish() *Summary {
 	s.GOMAXPROCS = a.procs
 	if s.Duration > 0 {
 		s.ProcsBusyAvg = a.busyNs / float64(s.Duration)
+		s.ProgramBusyAvg = float64(a.stateNs[Running]) / float64(s.Duration)
 	}
 	s.GoroutinesCreated, s.GoroutinesMax = a.created, a.maxAlive
 	for i, ns := range a.stateNs {
@@ -98,19 +116,25 @@ func (a *Analyzer) Finish() *Summary {
 	s.Tasks, s.Regions = a.taskLat.stats(), a.regLat.stats()
 	s.Timeline = a.tl.points(int64(t))
 	s.Verdicts = verdicts(s)
+	if a.procs == 0 {
+		s.Lacks = append(s.Lacks, lackProcs)
+	}
+	if a.goEvents == 0 {
+		s.Lacks = append(s.Lacks, lackGoroutines)
+	}
 	return s
 }
+
+// lacks reports whether the trace lacks what.
+func (s *Summary) lacks(what string) bool { return slices.Contains(s.Lacks, what) }
 
 // finishGC fills in the GC figures, the trace ending at t.
 func (a *Analyzer) finishGC(s *Summary, t trace.Time) {
 	g := &a.gc
-	s.GC = GCStats{Count: g.cycles, STWCount: g.stwCount, STWTotal: time.Duration(g.stwTotal), STWMax: time.Duration(g.stwMax)}
-	mmu, mean := g.mmu.finish(int64(t))
-	if mmu == nil {
-		return
-	}
-	s.GC.CPUFraction = max(0, 1-mean)
-	for i, w := range mmuWindows {
+	s.GC = GCStats{Count: g.cycles, STWCount: g.stwCount, STWTotal: time.Duration(g.stwTotal), STWMax: time.Duration(g.stwMax),
+		CPUFraction: g.share.fraction(t)}
+	mmu := g.util.finish(int64(t))
+	for i, w := range mmuWindows[:len(mmu)] {
 		s.MMU = append(s.MMU, MMU{Window: w, Util: mmu[i]})
 	}
 }
@@ -176,9 +200,12 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 	for _, m := range s.MMU {
 		mmu[m.Window.String()] = round(m.Util, 6)
 	}
-	verdicts := s.Verdicts
+	verdicts, lacks := s.Verdicts, s.Lacks
 	if verdicts == nil {
 		verdicts = []string{}
+	}
+	if lacks == nil {
+		lacks = []string{}
 	}
 	return json.Marshal(struct {
 		Duration   float64            `json:"duration_seconds"`
@@ -196,6 +223,7 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 		Tasks    []jsonLatency      `json:"tasks"`
 		Regions  []jsonLatency      `json:"regions"`
 		Verdicts []string           `json:"verdicts"`
+		Lacks    []string           `json:"lacks"`
 	}{
 		Duration: s.Duration.Seconds(), GOMAXPROCS: s.GOMAXPROCS, Busy: round(s.ProcsBusyAvg, 3),
 		Created: s.GoroutinesCreated, Max: s.GoroutinesMax, States: states,
@@ -204,7 +232,7 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 			STWTotal float64 `json:"stw_total_seconds"`
 			STWMax   float64 `json:"stw_max_seconds"`
 		}{s.GC.Count, s.GC.STWTotal.Seconds(), s.GC.STWMax.Seconds()},
-		MMU: mmu, Tasks: jsonLatencies(s.Tasks), Regions: jsonLatencies(s.Regions), Verdicts: verdicts,
+		MMU: mmu, Tasks: jsonLatencies(s.Tasks), Regions: jsonLatencies(s.Regions), Verdicts: verdicts, Lacks: lacks,
 	})
 }
 

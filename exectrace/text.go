@@ -10,21 +10,26 @@ import (
 	"github.com/perflab/perflab/internal/units"
 )
 
-// WriteText writes the summary for people to read.
+// WriteText writes the summary for people to read. What the trace lacks
+// is said in place of the figures made of it.
 func (s *Summary) WriteText(w io.Writer) error {
+	noGoroutines := s.lacks(lackGoroutines)
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "duration\t%s\t(%d events)\n", units.Duration(s.Duration), s.Events)
-	fmt.Fprintf(tw, "GOMAXPROCS\t%d\t\n", s.GOMAXPROCS)
-	fmt.Fprintf(tw, "procs busy\t%.2f\tmean number of Ps running goroutines\n", s.ProcsBusyAvg)
-	fmt.Fprintf(tw, "goroutines\t%d created\t%d alive at most\n", s.GoroutinesCreated, s.GoroutinesMax)
-	fmt.Fprintf(tw, "GC\t%d cycles\t%d stop-the-world pauses, %s in all, %s at most; GC took %.1f%% of the Ps\n",
-		s.GC.Count, s.GC.STWCount, units.Duration(s.GC.STWTotal), units.Duration(s.GC.STWMax), 100*s.GC.CPUFraction)
+	if !s.lacks(lackProcs) {
+		fmt.Fprintf(tw, "GOMAXPROCS\t%d\t\n", s.GOMAXPROCS)
+	}
+	if !noGoroutines {
+		s.writeGoroutineFigures(tw)
+	}
+	fmt.Fprintf(tw, "GC\t%d cycles\t%d stop-the-world pauses, %s in all, %s at most; GC took %s of the Ps' time\n",
+		s.GC.Count, s.GC.STWCount, units.Duration(s.GC.STWTotal), units.Duration(s.GC.STWMax), pctText(s.GC.CPUFraction))
 	if len(s.MMU) > 0 {
 		var parts []string
 		for _, m := range s.MMU {
-			parts = append(parts, fmt.Sprintf("%.1f%% at %s", 100*m.Util, m.Window))
+			parts = append(parts, mmuText(s, m.Window))
 		}
-		fmt.Fprintf(tw, "MMU\t%s\t\n", strings.Join(parts, ", "))
+		fmt.Fprintf(tw, "MMU\t%s\tminimum mutator utilization, as go tool trace's MMU page\n", strings.Join(parts, ", "))
 	}
 	if l := s.SchedLatency; l.Count > 0 {
 		fmt.Fprintf(tw, "sched latency\t%s p50\t%s p90, %s p99, %s max over %d waits\n",
@@ -33,9 +38,16 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nbusy Ps over time: %s\n", s.sparkline(64))
-	s.writeStates(w)
-	s.writeBlocking(w)
+	if len(s.Lacks) > 0 {
+		fmt.Fprintf(w, "\nnot in the trace, so left out: %s\n", strings.Join(s.Lacks, "; "))
+	}
+	if !noGoroutines {
+		if !s.lacks(lackProcs) {
+			fmt.Fprintf(w, "\nbusy Ps over time: %s\n", s.sparkline(64))
+		}
+		s.writeStates(w)
+		s.writeBlocking(w)
+	}
 	writeLatencies(w, "tasks", s.Tasks)
 	writeLatencies(w, "regions", s.Regions)
 	if len(s.Verdicts) > 0 {
@@ -45,6 +57,16 @@ func (s *Summary) WriteText(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// writeGoroutineFigures writes the rows made of the goroutines' events.
+func (s *Summary) writeGoroutineFigures(tw io.Writer) {
+	idle := ""
+	if !s.lacks(lackProcs) {
+		idle = "; " + pctText(s.idleShare()) + " of the Ps idle"
+	}
+	fmt.Fprintf(tw, "procs busy\t%s\tmean number of Ps running goroutines (%s the program's)%s\n", busyText(s.ProcsBusyAvg), busyText(s.ProgramBusyAvg), idle)
+	fmt.Fprintf(tw, "goroutines\t%d created\t%d alive at most\n", s.GoroutinesCreated, s.GoroutinesMax)
 }
 
 // sparkline draws busy Ps over time in at most n columns, 0 to GOMAXPROCS.
@@ -82,8 +104,14 @@ func (s *Summary) writeStates(w io.Writer) {
 			continue
 		}
 		fmt.Fprintf(tw, "  %s\t%.1f%%\t %s\n", units.Duration(d), 100*float64(d)/total, stateInfo[st].words)
+		if st == Sync && s.LockWait > 0 {
+			fmt.Fprintf(tw, "  %s\t\t   of it waiting for mutexes (not WaitGroup or Cond)\n", units.Duration(s.LockWait))
+		}
 	}
 	tw.Flush()
+	fmt.Fprintf(w, "  (each goroutine's time counts: 10 goroutines runnable together for 1s add 10s; -pprof=sched,\n"+
+		"  as go tool trace, counts only the waits that end within the trace, and of a goroutine that ran,\n"+
+		"  only what follows its first run)\n")
 }
 
 func (s *Summary) writeBlocking(w io.Writer) {

@@ -32,7 +32,7 @@ func (r *runner) analyze() {
 	rep.BlockTop = r.contention("block")
 	rep.MutexTop = r.contention("mutex")
 	if r.traceFile != "" {
-		t, err := summarizeTrace(r.traceFile)
+		t, err := summarizeTrace(r.traceFile, rep.GC.Cycles > 0 && rep.GC.CPUPercent > 0)
 		if err != nil {
 			r.problem("trace summary: %v", err)
 		}

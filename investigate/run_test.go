@@ -54,7 +54,9 @@ func TestRSSSearch(t *testing.T) {
 	if s := naive.AllocTop[0]; len(s.Reasons) == 0 || !strings.HasSuffix(s.File, "search.go") {
 		t.Errorf("naive: top allocation site %+v, want search.go with the compiler's reasons", s)
 	}
+	checkOneGCVerdict(t, "naive", naive)
 	tuned := runRSS(t, bin, "tuned", filepath.Join(dir, "tuned"), filepath.Join(dir, "naive"))
+	checkOneGCVerdict(t, "tuned", tuned)
 	if naive.AllocBytesPerRequest < 5*tuned.AllocBytesPerRequest || tuned.AllocBytesPerRequest <= 0 {
 		t.Errorf("bytes per request: naive %.0f, tuned %.0f; want tuned at least 5x fewer", naive.AllocBytesPerRequest, tuned.AllocBytesPerRequest)
 	}
@@ -66,6 +68,21 @@ func TestRSSSearch(t *testing.T) {
 		t.Errorf("-base: %+v, want the drop in allocations and GCs and the rounds compared", b)
 	}
 	checkFiles(t, filepath.Join(dir, "tuned"))
+}
+
+// checkOneGCVerdict: the report judges the GC once, by gctrace over the
+// load; the trace's summary keeps its figures but no verdict of its own,
+// which had read "GC-bound" beside gctrace's "16% CPU in GC".
+func checkOneGCVerdict(t *testing.T, name string, rep *Report) {
+	t.Helper()
+	if rep.GC.Cycles == 0 || rep.Trace.File == "" {
+		t.Fatalf("%s: %d GC cycles, trace %q: want both", name, rep.GC.Cycles, rep.Trace.File)
+	}
+	for _, v := range append(rep.Trace.Verdicts, rep.Trace.Summary...) {
+		if strings.Contains(v, "GC-bound") {
+			t.Errorf("%s: the trace's summary judges the GC (%q) beside gctrace's %.1f%% CPU in GC", name, v, rep.GC.CPUPercent)
+		}
+	}
 }
 
 // runRSS runs rsssearch's variant under perflab investigate, with base if not "".

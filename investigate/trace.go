@@ -17,8 +17,10 @@ const (
 )
 
 // summarizeTrace reads the execution trace with package exectrace, in one
-// streaming pass, for its summary and its timeline.
-func summarizeTrace(path string) (TraceReport, error) {
+// streaming pass, for its summary and its timeline. When gcJudged, the
+// report judges the GC by gctrace over the whole load, and the trace's own
+// verdict on the GC is left out: one verdict, from one measure.
+func summarizeTrace(path string, gcJudged bool) (TraceReport, error) {
 	t := TraceReport{File: filepath.Base(path)}
 	f, err := os.Open(path)
 	if err != nil {
@@ -33,6 +35,9 @@ func summarizeTrace(path string) (TraceReport, error) {
 	}
 	t.Timeline, t.Spans = tiler.Tiles(), spans.Spans()
 	s := a.Finish()
+	if gcJudged {
+		s.DropGCVerdict()
+	}
 	t.Seconds, t.GOMAXPROCS, t.BusyPs = s.Duration.Seconds(), s.GOMAXPROCS, s.ProcsBusyAvg
 	t.GoroutinesMax, t.SchedLatencyP99 = s.GoroutinesMax, s.SchedLatency.P99.Seconds()
 	t.LockWait, t.Verdicts = s.LockWait.Seconds(), s.Verdicts

@@ -3,6 +3,7 @@ package profiles
 import (
 	"context"
 	"io"
+	"os"
 )
 
 // A Source is one source opened for streaming, such as an execution trace
@@ -14,6 +15,22 @@ type Source struct {
 	// or the URL without its password.
 	Name  string
 	close func() error
+	file  *os.File
+	max   int64
+}
+
+// File returns the source as a file that can be read in parts, and its
+// size, when it is a regular file of at most MaxBytes; ok is false for
+// standard input, a URL or anything else, to be read as a stream.
+func (s *Source) File() (f io.ReaderAt, size int64, ok bool) {
+	if s.file == nil {
+		return nil, 0, false
+	}
+	st, err := s.file.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() > s.max {
+		return nil, 0, false
+	}
+	return s.file, st.Size(), true
 }
 
 // Close closes the file or the response.
@@ -29,7 +46,7 @@ func Open(ctx context.Context, source string, opts Options) (*Source, error) {
 		return nil, opts.redact(err)
 	}
 	in := &cappedReader{r: r, name: r.name, max: opts.maxBytes()}
-	return &Source{Reader: redactingReader{in, opts}, Name: r.name, close: r.close}, nil
+	return &Source{Reader: redactingReader{in, opts}, Name: r.name, close: r.close, file: r.file, max: opts.maxBytes()}, nil
 }
 
 // redactingReader keeps secrets out of read errors.

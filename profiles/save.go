@@ -46,6 +46,7 @@ type sourceReader struct {
 	name        string // for messages
 	contentType string // a URL's, else ""
 	isURL       bool
+	file        *os.File // a file's, else nil
 	close       func() error
 }
 
@@ -65,7 +66,7 @@ func openSource(ctx context.Context, source string, opts Options) (*sourceReader
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", source, unwrapPath(err))
 		}
-		return &sourceReader{Reader: f, name: source, close: f.Close}, nil
+		return &sourceReader{Reader: f, name: source, file: f, close: f.Close}, nil
 	}
 	body, err := openURL(ctx, loc, opts)
 	if err != nil {

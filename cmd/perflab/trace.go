@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/perflab/perflab/collect"
@@ -223,26 +225,53 @@ type traceResult struct {
 	truncated error
 }
 
-// analyzeTrace reads the trace at source in one pass, writing -perfetto
-// on the way.
+// analyzeTrace reads the trace at source: a file a few generations at a
+// time, one per core (exectrace.Analyze), else in one pass, writing
+// -perfetto and -timeline on the way.
 func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *execTraceFlags, stderr io.Writer) (*traceResult, error) {
 	src, err := profiles.Open(ctx, source, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	in := io.Reader(src)
-	if line := term.NewLine(stderr); line.Enabled() {
-		p := &readProgress{r: src, line: line, name: src.Name}
+	line := term.NewLine(stderr)
+	if line.Enabled() {
 		defer line.Clear()
-		in = p
 	}
-	res := &traceResult{name: src.Name, a: exectrace.NewAnalyzer()}
+	res := &traceResult{name: src.Name}
+	if f, size, ok := src.File(); ok && (o == nil || o.perfetto == "" && o.timeline == "") {
+		if line.Enabled() {
+			f = &readAtProgress{readProgress: readProgress{line: line, name: src.Name}, r: f}
+		}
+		res.a, res.info, err = exectrace.Analyze(ctx, f, size, runtime.GOMAXPROCS(0))
+	} else {
+		err = readTrace(src, line, o, res)
+	}
+	var te *exectrace.TruncatedError
+	switch {
+	case errors.As(err, &te):
+		res.truncated = err
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", src.Name, err)
+	}
+	res.sum = res.a.Finish()
+	return res, nil
+}
+
+// readTrace reads the trace in src in one pass into res, with the sinks
+// of -perfetto and -timeline.
+func readTrace(src *profiles.Source, line *term.Line, o *execTraceFlags, res *traceResult) error {
+	in := io.Reader(src)
+	if line.Enabled() {
+		in = &readProgress{r: src, line: line, name: src.Name}
+	}
+	res.a = exectrace.NewAnalyzer()
 	sinks := []exectrace.Sink{res.a}
 	var pw *perfettoFile
 	if o != nil && o.perfetto != "" {
+		var err error
 		if pw, err = newPerfettoFile(o.perfetto); err != nil {
-			return nil, err
+			return err
 		}
 		defer pw.abort()
 		sinks = append(sinks, pw.w)
@@ -252,21 +281,15 @@ func analyzeTrace(ctx context.Context, source string, opts profiles.Options, o *
 		res.spans = exectrace.NewSpanCollector(0, timelineSpans)
 		sinks = append(sinks, res.tiler, res.spans)
 	}
+	var err error
 	res.info, err = exectrace.Read(in, sinks...)
 	var te *exectrace.TruncatedError
-	switch {
-	case errors.As(err, &te):
-		res.truncated = err
-	case err != nil:
-		return nil, fmt.Errorf("%s: %w", src.Name, err)
-	}
-	if pw != nil {
+	if (err == nil || errors.As(err, &te)) && pw != nil {
 		if err := pw.commit(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	res.sum = res.a.Finish()
-	return res, nil
+	return err
 }
 
 // A readProgress shows on a terminal how much of the trace was read.
@@ -278,14 +301,35 @@ type readProgress struct {
 	last time.Time
 }
 
+// A readAtProgress is a readProgress for a file read in parts by several
+// goroutines at once.
+type readAtProgress struct {
+	readProgress
+	r  io.ReaderAt
+	mu sync.Mutex
+}
+
+func (p *readAtProgress) ReadAt(b []byte, off int64) (int, error) {
+	n, err := p.r.ReadAt(b, off)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.count(n)
+	return n, err
+}
+
 func (p *readProgress) Read(b []byte) (int, error) {
 	n, err := p.r.Read(b)
+	p.count(n)
+	return n, err
+}
+
+// count adds n bytes read and shows the total, five times a second.
+func (p *readProgress) count(n int) {
 	p.n += int64(n)
 	if time.Since(p.last) > 200*time.Millisecond {
 		p.last = time.Now()
 		p.line.Printf("trace: %s: %d MB read", p.name, p.n>>20)
 	}
-	return n, err
 }
 
 // traceMemoryLimit is the soft memory limit perflab trace sets for itself

@@ -67,7 +67,7 @@ func TestTracePprofMatchesGoToolTrace(t *testing.T) {
 
 // traceJSONKeys is the -json schema of docs/trace.md.
 var traceJSONKeys = map[string][]string{
-	"":              {"duration_seconds", "gc", "gomaxprocs", "goroutines_created", "goroutines_max", "mmu", "procs_busy_avg", "regions", "state_seconds", "tasks", "verdicts"},
+	"":              {"duration_seconds", "gc", "gomaxprocs", "goroutines_created", "goroutines_max", "lacks", "mmu", "procs_busy_avg", "regions", "state_seconds", "tasks", "verdicts"},
 	"state_seconds": {"chan", "gc_assist", "net", "runnable", "running", "select", "sleep", "sync", "syscall"},
 	"gc":            {"count", "stw_max_seconds", "stw_total_seconds"},
 	"mmu":           {"100ms", "10ms", "1ms"},
