@@ -19,8 +19,8 @@ const RequireOraclesEnv = "PERFLAB_REQUIRE_ORACLES"
 
 // Oracle returns the path of an outside tool that a test compares perflab
 // with or drives: "pprof" (the binary go tool pprof runs), "go",
-// "benchstat", "hey", "wrk", "chromium", "gcc", or any other command on
-// PATH. When the tool is missing the test is skipped, or fails when
+// "benchstat", "hey", "wrk", "chromium", "gcc", "clickhouse-server", or
+// any other command on PATH. When the tool is missing the test is skipped, or fails when
 // $PERFLAB_REQUIRE_ORACLES is 1.
 func Oracle(t testing.TB, name string) string {
 	t.Helper()
@@ -56,6 +56,9 @@ func LookOracle(name string) (string, error) {
 		r.path, r.err = goInstalled(name)
 	case "chromium":
 		r.path, r.err = lookFirst("chromium", "chromium-browser")
+	case "clickhouse-server":
+		// Debian installs it in /usr/sbin, which a user's PATH may lack.
+		r.path, r.err = lookFirst("clickhouse-server", "/usr/sbin/clickhouse-server")
 	default:
 		r.path, r.err = exec.LookPath(name)
 	}
