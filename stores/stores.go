@@ -9,6 +9,7 @@ import (
 
 	"github.com/perflab/perflab/remote"
 	"github.com/perflab/perflab/store"
+	"github.com/perflab/perflab/store/clickhouse"
 )
 
 // Options configure the store Open and OpenReader open.
@@ -56,13 +57,23 @@ var kinds = []kind{
 		name: "perflab server",
 		is:   func(s string) bool { return hasScheme(s, "http") || hasScheme(s, "https") },
 		read: func(ctx context.Context, s string, o Options) (Reader, error) {
-			return remote.Open(ctx, s, remote.Options{Token: o.Token})
+			r, err := remote.Open(ctx, s, remote.Options{Token: o.Token})
+			if err != nil {
+				return nil, err // not a nil *remote.Reader in an interface
+			}
+			return r, nil
 		},
 	},
 	{
 		name: "ClickHouse",
 		is:   func(s string) bool { return hasScheme(s, "clickhouse") },
-		open: notBuilt,
+		open: func(ctx context.Context, s string, o Options) (store.Store, error) {
+			st, err := clickhouse.Open(ctx, s, o.Limits)
+			if err != nil {
+				return nil, err // not a nil *clickhouse.Store in an interface
+			}
+			return st, nil
+		},
 	},
 	{
 		name: "directory",
@@ -104,10 +115,10 @@ func Open(ctx context.Context, spec string, o Options) (store.Store, error) {
 		return nil, fmt.Errorf("store %s: %w", spec, ErrReadOnly)
 	}
 	s, err := k.open(ctx, spec, o)
-	if err != nil {
+	if errors.Is(err, ErrNotBuilt) {
 		return nil, fmt.Errorf("store %s (%s): %w", spec, k.name, err)
 	}
-	return s, nil
+	return s, err // it names the store
 }
 
 // OpenReader opens the store spec names for reading: a directory, a
@@ -119,11 +130,7 @@ func OpenReader(ctx context.Context, spec string, o Options) (Reader, error) {
 		return nil, err
 	}
 	if k.read != nil {
-		r, err := k.read(ctx, spec, o)
-		if err != nil {
-			return nil, fmt.Errorf("store %s (%s): %w", spec, k.name, err)
-		}
-		return r, nil
+		return k.read(ctx, spec, o) // its errors name the store
 	}
 	return Open(ctx, spec, o)
 }
