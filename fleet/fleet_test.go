@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -377,5 +378,25 @@ func TestViews(t *testing.T) {
 	}
 	if code, body := get(t, url, `/ui/?query=`+neturl.QueryEscape(`{service_name="none"}`)); code != http.StatusNotFound {
 		t.Errorf("GET /ui/ of nothing = %d %q, want 404", code, body)
+	}
+}
+
+// TestStoreHealth checks that /targets shows how the store's writes go,
+// when the server is told, and the home page a failure, escaped.
+func TestStoreHealth(t *testing.T) {
+	ref := storetest.NewReference(store.Limits{})
+	health := func() (int64, error) { return 1234, errors.New(`insert: <b>connection refused</b>`) }
+	url := servertest.Serve(t, fleet.Options{Store: ref, StoreHealth: health})
+	code, body := get(t, url, "/targets")
+	if code != http.StatusOK || !strings.Contains(body, `"pendingBytes": 1234`) || !strings.Contains(body, `"error": "insert: \u003cb\u003econnection refused`) {
+		t.Errorf("GET /targets = %d %s, want the store's health, escaped", code, body)
+	}
+	code, body = get(t, url, "/")
+	if code != http.StatusOK || !strings.Contains(body, "insert: &lt;b&gt;connection refused") || strings.Contains(body, "<b>connection") {
+		t.Errorf("GET / = %d, want the store's failure escaped:\n%s", code, body)
+	}
+	url = servertest.Serve(t, fleet.Options{Store: ref})
+	if _, body := get(t, url, "/targets"); strings.Contains(body, `"store"`) {
+		t.Errorf("GET /targets without StoreHealth = %s, want no store", body)
 	}
 }

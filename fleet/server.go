@@ -44,6 +44,11 @@ type Options struct {
 	// RetentionEvery is how often retention runs; 0 means an hour, or
 	// Retention/10 if that is shorter.
 	RetentionEvery time.Duration
+	// StoreHealth, if not nil, tells how the store's writes go: the bytes
+	// taken but not yet in its backend, and why the last write to it
+	// failed (see stores.HealthOf). /targets shows it beside the scrape
+	// targets, and the home page says so when writes fail.
+	StoreHealth func() (pendingBytes int64, err error)
 	// Views, if not nil, serves the viewer's pages of a selection below
 	// /ui/ (see ViewFunc); the home page links to it.
 	Views ViewFunc
@@ -114,7 +119,7 @@ func (s *Server) routes() http.Handler {
 	m.Handle(ingest.PathPush, s.ingest)
 	m.Handle(querier.New(s.opts.Store, s.opts.Query).Handler())
 	m.Handle(remote.Prefix, remote.NewHandler(s.opts.Store))
-	m.Handle(PathTargets, s.scraper)
+	m.HandleFunc("GET "+PathTargets, s.targets)
 	m.HandleFunc("GET /{$}", s.home)
 	m.HandleFunc(PathUI, s.views)
 	return m

@@ -67,6 +67,7 @@ var homePage = template.Must(template.New("home").Parse(`<!DOCTYPE html>
 <h1>perflab server</h1>
 <p>{{.Stats.Profiles}} profiles of {{.Stats.Series}} series{{if .Stats.Profiles}}, from {{.Stats.Oldest.UTC.Format "2006-01-02 15:04:05Z"}} to {{.Stats.Newest.UTC.Format "2006-01-02 15:04:05Z"}}{{end}}.
 Scrape targets: <a href="/targets">/targets</a>.</p>
+{{with .Store}}{{if .Error}}<p><strong>The store's writes fail</strong>: {{.Error}} ({{.PendingBytes}} bytes wait to be written).</p>{{end}}{{end}}
 {{range .Services}}<h2>{{.Name}}</h2>
 <ul>{{range .Types}}<li>{{.ID}}: <a href="{{.Merge}}">the last hour, merged (pprof)</a>{{if .View}}, <a href="{{.View}}">viewed</a>{{end}}</li>
 {{end}}</ul>
@@ -94,8 +95,9 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	}
 	data := struct {
 		Stats    store.Stats
+		Store    *StoreHealth
 		Services []homeService
-	}{Stats: st}
+	}{Stats: st, Store: s.storeHealth()}
 	names, err := s.opts.Store.LabelValues(ctx, store.Selection{}, store.LabelService)
 	if err != nil {
 		fail(w, http.StatusInternalServerError, err)

@@ -134,3 +134,25 @@ func OpenReader(ctx context.Context, spec string, o Options) (Reader, error) {
 	}
 	return Open(ctx, spec, o)
 }
+
+// Health is how a store's writes go, for a server's status: what waits to
+// be written, and why the last write to its backend failed.
+type Health struct {
+	// PendingBytes are the bytes of writes taken but not yet in the
+	// backend (ClickHouse's rows queued or being sent).
+	PendingBytes int64
+	// Err is why the last write to the backend failed, nil if it did not.
+	Err error
+}
+
+// HealthOf returns the health of st, if its kind of store tells it: a
+// ClickHouse store does, with the bytes it buffers while ClickHouse is
+// down; a directory writes before it answers, and has nothing to tell.
+func HealthOf(st store.Store) (Health, bool) {
+	ch, ok := st.(*clickhouse.Store)
+	if !ok {
+		return Health{}, false
+	}
+	h := ch.Health()
+	return Health{PendingBytes: h.Pending, Err: h.Err}, true
+}

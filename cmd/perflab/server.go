@@ -68,8 +68,14 @@ func runServer(ctx context.Context, _ io.Reader, _, stderr io.Writer, args []str
 	if err != nil {
 		return err
 	}
-	srv, err := fleet.New(fleet.Options{Store: st, Scrape: f.scrape, Token: f.token, AnyHost: f.anyHost,
-		Retention: f.retention, Log: stderr})
+	o := fleet.Options{Store: st, Scrape: f.scrape, Token: f.token, AnyHost: f.anyHost, Retention: f.retention, Log: stderr}
+	if _, ok := stores.HealthOf(st); ok {
+		o.StoreHealth = func() (int64, error) {
+			h, _ := stores.HealthOf(st)
+			return h.PendingBytes, h.Err
+		}
+	}
+	srv, err := fleet.New(o)
 	if err == nil {
 		err = serve(ctx, srv, f.addr, stderr)
 	}
