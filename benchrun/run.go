@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/perflab/perflab/internal/gocmd"
+	"github.com/perflab/perflab/internal/program"
 )
 
 // A Config says which benchmarks Run runs, how often and where.
@@ -251,12 +252,13 @@ func runOnce(ctx context.Context, s *Side, bin testBinary, i int, cfg Config) er
 		args = append(args, "-test."+kind+"profile="+p)
 		s.Profiles[kind] = append(s.Profiles[kind], p)
 	}
-	cmd := exec.CommandContext(ctx, bin.path, args...)
-	cmd.Dir = bin.dir
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s: benchmarks of %s failed (%w): %s", s.Name, bin.pkg, err, lastLines(out.String(), 5))
+	proc, err := program.Start(ctx, program.Config{Argv: append([]string{bin.path}, args...), Dir: bin.dir, Stdout: &out, Stderr: &out})
+	if err != nil {
+		return fmt.Errorf("%s: benchmarks of %s: %w", s.Name, bin.pkg, err)
+	}
+	if status, _, err := proc.Wait(); err != nil || status != 0 || ctx.Err() != nil {
+		return fmt.Errorf("%s: benchmarks of %s failed (%w): %s", s.Name, bin.pkg, cmp.Or(err, ctx.Err(), fmt.Errorf("exit status %d", status)), lastLines(out.String(), 5))
 	}
 	f, err := os.OpenFile(s.Results, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {

@@ -25,8 +25,9 @@
 // writing to standard error at the same time can land inside one; the
 // Scanner mends such splits when the next line completes the trace line.
 //
-// Command runs a program with settings merged into its GODEBUG and scans
-// its standard error as it comes, passing the program's own lines on.
+// MergeGODEBUG merges settings into a program's GODEBUG, and ScanStderr
+// reads its standard error as it comes, passing the program's own lines
+// on; perflab's internal/program runs the program.
 //
 // GCAnalyzer and SchedAnalyzer turn the records into a GCSummary and a
 // SchedSummary: pause percentiles, GC CPU share, a live-heap trend with a

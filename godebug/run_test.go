@@ -1,7 +1,10 @@
 package godebug
 
 import (
-	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -30,27 +33,38 @@ func main() {
 }
 `
 
-func TestCommandRun(t *testing.T) {
+// runScanned runs prog with gctrace=1 merged into GODEBUG and scans its
+// standard error with ScanStderr.
+func runScanned(t *testing.T, prog string, stdout, stderr io.Writer, passTrace bool, handle func(Record)) {
+	cmd := exec.Command(prog)
+	cmd.Env = MergeGODEBUG(os.Environ(), "gctrace=1")
+	cmd.Stdout = stdout
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ScanStderr(pipe, stderr, passTrace, handle); err != nil {
+		t.Fatal(err)
+	}
+	var ee *exec.ExitError
+	if err := cmd.Wait(); !errors.As(err, &ee) || ee.ExitCode() != 7 {
+		t.Errorf("program ended with %v; want exit status 7", err)
+	}
+}
+
+func TestScanStderr(t *testing.T) {
 	prog := testprog.BuildSource(t, envProg)
 	t.Setenv("GODEBUG", "madvdontneed=1,gctrace=0")
 	var stdout, stderr strings.Builder
 	var gcs []*GC
-	c := &Command{
-		Path: prog, Settings: []string{"gctrace=1"},
-		Stdout: &stdout, Stderr: &stderr,
-		Handle: func(r Record) {
-			if g, ok := r.(*GC); ok {
-				gcs = append(gcs, g)
-			}
-		},
-	}
-	status, elapsed, err := c.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if status != 7 || elapsed <= 0 {
-		t.Errorf("status %d, elapsed %v; want 7 and > 0", status, elapsed)
-	}
+	runScanned(t, prog, &stdout, &stderr, false, func(r Record) {
+		if g, ok := r.(*GC); ok {
+			gcs = append(gcs, g)
+		}
+	})
 	if got := strings.TrimSpace(stdout.String()); got != "GODEBUG=madvdontneed=1,gctrace=1" {
 		t.Errorf("program saw %q", got)
 	}
@@ -62,10 +76,7 @@ func TestCommandRun(t *testing.T) {
 	}
 
 	stderr.Reset()
-	c.PassTrace = true
-	if _, _, err := c.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	runScanned(t, prog, io.Discard, &stderr, true, nil)
 	if !strings.Contains(stderr.String(), "(forced)") {
 		t.Errorf("PassTrace: trace lines not passed through: %q", stderr.String())
 	}

@@ -91,7 +91,7 @@ func (r *runner) run(ctx context.Context) error {
 		return err
 	}
 	cpu0 := cputime.Self()
-	r.proc, err = startProcess(r.o, logFile, r.gc.add)
+	r.proc, err = startProcess(ctx, r.o, logFile, r.gc.add)
 	if err != nil {
 		logFile.Abort()
 		return err
@@ -102,11 +102,9 @@ func (r *runner) run(ctx context.Context) error {
 		if r.proc.stop() {
 			r.problem("the program did not exit within %v of SIGTERM and was killed", r.o.Grace)
 		}
-		r.rep.ExitStatus = r.proc.status
+		r.rep.ExitStatus = r.proc.status()
 		r.rep.Cost.PerflabCPUSeconds = (cputime.Self() - cpu0).Seconds()
-		if ps := r.proc.cmd.ProcessState; ps != nil {
-			r.rep.Cost.ProgramCPUSeconds = (ps.UserTime() + ps.SystemTime()).Seconds()
-		}
+		r.rep.Cost.ProgramCPUSeconds = r.proc.CPUTime().Seconds()
 		logFile.Commit()
 		r.o.Progress("")
 	}()
@@ -131,7 +129,7 @@ func (r *runner) waitReady(ctx context.Context) error {
 		select {
 		case <-r.proc.exited:
 			return fmt.Errorf("the program exited with status %d before %s answered; its output is in %s",
-				r.proc.status, r.o.URLs[0], filepath.Join(r.o.Dir, "program.log"))
+				r.proc.status(), r.o.URLs[0], filepath.Join(r.o.Dir, "program.log"))
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(50 * time.Millisecond):
@@ -192,7 +190,7 @@ func (r *runner) alive() error {
 		return nil
 	}
 	return fmt.Errorf("the program exited with status %d during the run; its output is in %s",
-		r.proc.status, filepath.Join(r.o.Dir, "program.log"))
+		r.proc.status(), filepath.Join(r.o.Dir, "program.log"))
 }
 
 // estimate is how long the measured load should last: its Duration per

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/perflab/perflab/chart"
 	"github.com/perflab/perflab/godebug"
 	"github.com/perflab/perflab/internal/atomicfile"
+	"github.com/perflab/perflab/internal/program"
 	"github.com/perflab/perflab/internal/term"
 )
 
@@ -39,8 +41,9 @@ summarised process by process.
 With -- it runs PROGRAM with gctrace=1 merged into any GODEBUG it already
 has, passes its standard output and error through (without the trace lines
 unless -v), analyses the trace as it comes, prints the summary when the
-program exits or on Ctrl-C (the program gets 2s to stop on its own, then an
-interrupt), and exits with the program's status. The
+program exits or on Ctrl-C (passed on to the program's process group,
+which is killed 2s later if it has not ended), and exits with the
+program's status. The
 summary goes to standard output after the program's own output; use -o to
 keep them apart. "go test PKG [flags]" and "go run PKG [args]" are built
 first without GODEBUG (go test -c, go build), so that the go command's,
@@ -193,21 +196,21 @@ func (r *godebugReader) recorder(name string) func(godebug.Record) {
 // run runs the program in argv under the GODEBUG settings. "go test" and
 // "go run" are built first, without them, and only the binary is traced.
 func (r *godebugReader) run(ctx context.Context, argv []string) (*godebugRun, error) {
-	name, dir := argv[0], ""
-	plan, err := parseGoPlan(argv)
+	plan, err := program.Parse(argv)
+	if err != nil {
+		return nil, usageErrorf("%w", err)
+	}
+	tmp, err := os.MkdirTemp("", "perflab-build-")
 	if err != nil {
 		return nil, err
 	}
-	if plan != nil {
-		tmp, err := os.MkdirTemp("", "perflab-build-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-		name = "go " + plan.verb + " " + strings.Join(plan.pkgs, " ")
-		if argv, dir, err = plan.prepare(ctx, tmp, r.stderr); err != nil {
-			return nil, err
-		}
+	defer os.RemoveAll(tmp)
+	name := plan.Name()
+	argv, dir, err := plan.Build(ctx, tmp, r.stderr)
+	if err != nil {
+		return nil, err
+	}
+	if plan.Built() {
 		fmt.Fprintf(r.stderr, "perflab %s: built %s first; tracing only the program it built\n", r.cmd, name)
 	}
 	line := term.NewLine(r.stderr)
@@ -215,22 +218,20 @@ func (r *godebugReader) run(ctx context.Context, argv []string) (*godebugRun, er
 	showProgress := line.Enabled() && !term.IsTerminal(r.stdout)
 	var last time.Time
 	h := r.recorder(name)
-	cmd := &godebug.Command{
-		Path: argv[0], Args: argv[1:], Dir: dir, Settings: r.settings,
-		Stdin: r.stdin, Stdout: r.stdout,
-		Stderr:    clearingWriter{w: r.stderr, line: line},
-		PassTrace: r.flags.verbose,
-		Handle: func(rec godebug.Record) {
-			h(rec)
-			if showProgress && time.Since(last) > 200*time.Millisecond {
-				last = time.Now()
-				line.Printf("%s", r.progress())
-			}
-		},
-	}
-	status, elapsed, err := cmd.Run(ctx)
-	line.Clear()
+	proc, err := program.Start(ctx, program.Config{Argv: argv, Dir: dir, GODEBUG: r.settings, Stdin: r.stdin, Stdout: r.stdout})
 	if err != nil {
+		return nil, err
+	}
+	scanErr := godebug.ScanStderr(proc.Stderr(), clearingWriter{w: r.stderr, line: line}, r.flags.verbose, func(rec godebug.Record) {
+		h(rec)
+		if showProgress && time.Since(last) > 200*time.Millisecond {
+			last = time.Now()
+			line.Printf("%s", r.progress())
+		}
+	})
+	status, elapsed, err := proc.Wait()
+	line.Clear()
+	if err = errors.Join(err, scanErr); err != nil {
 		return nil, fmt.Errorf("running %s: %w", name, err)
 	}
 	return &godebugRun{name: name, ran: true, status: status, elapsed: elapsed}, nil

@@ -7,17 +7,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/perflab/perflab/collect"
 	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/internal/atomicfile"
+	"github.com/perflab/perflab/internal/program"
 	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/profiles"
 )
@@ -177,32 +176,27 @@ func runTraced(ctx context.Context, argv []string, std stdio) (traceInput, int, 
 		return traceInput{}, 0, err
 	}
 	in := traceInput{name: filepath.Join(tmp, collect.Trace.FileName()), cleanup: func() { os.RemoveAll(tmp) }}
-	name, dir := argv[0], ""
-	plan, err := parseGoPlan(argv)
+	plan, err := program.Parse(argv)
+	if err != nil {
+		in.cleanup()
+		return traceInput{}, 0, usageErrorf("%w", err)
+	}
+	name := plan.Name()
+	argv, dir, err := plan.Build(ctx, tmp, std.err)
 	if err != nil {
 		in.cleanup()
 		return traceInput{}, 0, err
 	}
-	if plan != nil {
-		name = "go " + plan.verb + " " + strings.Join(plan.pkgs, " ")
-		if argv, dir, err = plan.prepare(ctx, tmp, std.err); err != nil {
-			in.cleanup()
-			return traceInput{}, 0, err
-		}
-		if plan.verb == "test" {
-			argv = append(argv[:1:1], append([]string{"-test.trace=" + in.name}, argv[1:]...)...)
-		}
+	if plan.GoTest() {
+		argv = append(argv[:1:1], append([]string{"-test.trace=" + in.name}, argv[1:]...)...)
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.in, std.out, std.err
-	cmd.Env = append(os.Environ(), collect.EnvProfile+"=trace", collect.EnvProfileDir+"="+tmp)
-	err = cmd.Run()
-	var ee *exec.ExitError
-	status := 0
-	if errors.As(err, &ee) {
-		status, err = ee.ExitCode(), nil
+	proc, err := program.Start(ctx, program.Config{Argv: argv, Dir: dir, Stdin: std.in, Stdout: std.out, Stderr: std.err,
+		Setenv: []string{collect.EnvProfile + "=trace", collect.EnvProfileDir + "=" + tmp}})
+	if err != nil {
+		in.cleanup()
+		return traceInput{}, 0, err
 	}
+	status, _, err := proc.Wait()
 	if err != nil {
 		in.cleanup()
 		return traceInput{}, 0, fmt.Errorf("running %s: %w", name, err)

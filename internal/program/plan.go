@@ -1,4 +1,4 @@
-package main
+package program
 
 import (
 	"bytes"
@@ -17,11 +17,11 @@ import (
 	"github.com/perflab/perflab/internal/gocmd"
 )
 
-// A goPlan is a "go test" or "go run" command line that perflab gc and
-// sched build first, without GODEBUG, so that only the resulting binary
-// runs under it: the go command, the compiler and the linker are Go
-// programs too, and their own GC and scheduler traces would mix with the
-// program's.
+// A goPlan is a "go test" or "go run" command line that is built first,
+// without the program's environment (GODEBUG, the tracer), so that only the
+// resulting binary runs under observation: the go command, the compiler
+// and the linker are Go programs too, and their own GC and scheduler
+// traces would mix with the program's.
 type goPlan struct {
 	goTool string   // the go command as given
 	verb   string   // "test" or "run"
@@ -73,7 +73,7 @@ func parseGoPlan(argv []string) (*goPlan, error) {
 				return p, p.runPositional(a, args)
 			}
 			if len(p.pkgs) > 0 {
-				return nil, usageErrorf("-- go test: give one package, not %s and %s", p.pkgs[0], a)
+				return nil, usagef("-- go test: give one package, not %s and %s", p.pkgs[0], a)
 			}
 			p.pkgs = []string{a}
 			continue
@@ -89,7 +89,7 @@ func parseGoPlan(argv []string) (*goPlan, error) {
 	}
 	if len(p.pkgs) == 0 {
 		if p.verb == "run" {
-			return nil, usageErrorf("-- go run: no package or .go files to run")
+			return nil, usagef("-- go run: no package or .go files to run")
 		}
 		p.pkgs = []string{"."}
 	}
@@ -123,7 +123,7 @@ func (p *goPlan) flag(a string, rest []string) ([]string, error) {
 	}
 	switch {
 	case name == "c" || name == "o" || name == "exec" || name == "json" || name == "i" || name == "C":
-		return nil, usageErrorf("-- go %s: perflab builds the program itself and cannot honour -%s", p.verb, name)
+		return nil, usagef("-- go %s: perflab builds the program itself and cannot honour -%s", p.verb, name)
 	case name == "vet" && p.verb == "test":
 		takeValue() // go test -c does not vet
 	case goBuildValueFlags[name]:
@@ -131,7 +131,7 @@ func (p *goPlan) flag(a string, rest []string) ([]string, error) {
 	case goBuildBoolFlags[name] || (name == "v" && p.verb == "run"):
 		p.build = append(p.build, a)
 	case p.verb == "run":
-		return nil, usageErrorf("-- go run: unknown build flag %s", a)
+		return nil, usagef("-- go run: unknown build flag %s", a)
 	case testValueFlags[name], testBoolFlags[name]:
 		v := []string{a}
 		if testValueFlags[name] {
@@ -160,9 +160,10 @@ func exe(name string) string {
 	return name
 }
 
-// prepare builds the binary into dir, writing the go command's output to
-// w, and returns the command line to run under GODEBUG and the directory
-// to run it in: the package's own for go test, as go test does.
+// prepare builds the binary into dir through the one go command wrapper
+// (internal/gocmd), writing the go command's output to w, and returns the
+// command line to run and the directory to run it in: the package's own
+// for go test, as go test does.
 func (p *goPlan) prepare(ctx context.Context, dir string, w io.Writer) (argv []string, runDir string, err error) {
 	what := strings.Join(p.pkgs, " ")
 	if p.verb == "run" {
@@ -212,7 +213,7 @@ func (p *goPlan) listOne(ctx context.Context) (*goPackage, error) {
 		pkgs = append(pkgs, pkg)
 	}
 	if len(pkgs) != 1 {
-		return nil, usageErrorf("-- go test %s: %d packages; perflab traces one test binary at a time", strings.Join(p.pkgs, " "), len(pkgs))
+		return nil, usagef("-- go test %s: %d packages; perflab traces one test binary at a time", strings.Join(p.pkgs, " "), len(pkgs))
 	}
 	return &pkgs[0], nil
 }

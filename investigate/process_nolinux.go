@@ -1,7 +1,0 @@
-//go:build unix && !linux
-
-package investigate
-
-import "syscall"
-
-func setParentDeathSignal(*syscall.SysProcAttr) {}
