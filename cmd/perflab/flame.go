@@ -36,19 +36,20 @@ func runFlame(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	out := fs.String("o", "", "the HTML file to write (required)")
 	title := fs.String("title", "", "the page's title (default: the sources)")
 	flameUp := fs.Bool("flame", false, "root at the bottom (default: icicle, root on top)")
-	if err := parseFlags(fs, args); err != nil {
+	sources, err := parseFlagsAnywhere(fs, args)
+	if err != nil {
 		return err
 	}
 	switch {
 	case *out == "":
 		return usageErrorf("-o FILE.html is required")
-	case fs.NArg() == 0:
+	case len(sources) == 0:
 		return usageErrorf("no profile given")
 	}
 	// -base draws the same diff as -diff_base: the base's samples kept
 	// apart, so that the graph has the new profile's shape.
 	rf.baseAsDiff = true
-	p, o, err := rf.load(ctx, stdin, stderr, fs.Args())
+	p, o, err := rf.load(ctx, stdin, stderr, sources)
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func runFlame(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	legend = append(legend, o.ActiveFilters()...)
 	ho := flame.HTMLOptions{Title: *title, Legend: legend}
 	if ho.Title == "" {
-		ho.Title = "perflab flame " + joinArgs(fs.Args())
+		ho.Title = "perflab flame " + joinArgs(sources)
 	}
 	if *flameUp {
 		ho.Orientation = "flame"

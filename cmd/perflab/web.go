@@ -45,10 +45,11 @@ func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 	rf := addReportFlags(fs, rpt.Kind("web"))
 	addr := fs.String("http", "", "where to listen (default 127.0.0.1 on a free port); a host that is not loopback is warned about")
 	noBrowser := fs.Bool("no_browser", false, "do not open a browser")
-	if err := parseFlags(fs, args); err != nil {
+	sources, err := parseFlagsAnywhere(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if len(sources) == 0 {
 		return usageErrorf("no profile given")
 	}
 	host, port, err := splitHTTP(*addr)
@@ -56,15 +57,15 @@ func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args
 		return err
 	}
 	ws := webServe{addr: *addr, host: host, port: port, noBrowser: *noBrowser, stdin: stdin, stderr: stderr, src: rf.src}
-	if done, err := runWebSpecial(ctx, fs.Args(), ws); done { // a trace or a goroutine dump
+	if done, err := runWebSpecial(ctx, sources, ws); done { // a trace or a goroutine dump
 		return err
 	}
-	p, o, err := rf.load(ctx, stdin, stderr, fs.Args())
+	p, o, err := rf.load(ctx, stdin, stderr, sources)
 	if err != nil {
 		return err
 	}
 	loopback := web.IsLoopback(net.JoinHostPort(host, port))
-	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(fs.Args(), " "), AnyHost: !loopback, MaxBytes: rf.src.maxBytes})
+	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(sources, " "), AnyHost: !loopback, MaxBytes: rf.src.maxBytes})
 	if err != nil {
 		return err
 	}

@@ -52,14 +52,14 @@ func runWeblist(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	rf := addReportFlags(fs, rpt.Kind("web"))
 	addr := fs.String("http", "", "where to listen (default 127.0.0.1 on a free port); a host that is not loopback is warned about")
 	noBrowser := fs.Bool("no_browser", false, "do not open a browser")
-	if err := parseFlags(fs, args); err != nil {
+	rest, err := parseFlagsAnywhere(fs, args)
+	if err != nil {
 		return err
 	}
-	rest := fs.Args()
-	if len(rest) == 0 {
-		return usageErrorf("missing REGEX and profile")
+	regex, rest, err := regexAndSources(rest)
+	if err != nil {
+		return err
 	}
-	regex, rest := rest[0], rest[1:]
 	if _, err := regexp.Compile(regex); err != nil {
 		return usageErrorf("REGEX %q: %w", regex, err)
 	}
@@ -108,12 +108,8 @@ type sourceViewer struct {
 // not running, and returns the source view's URL. Not safe for
 // concurrent use.
 func (sv *sourceViewer) open(ctx context.Context, regex string) (string, error) {
-	if sv.srv == nil {
-		srv, err := web.New(sv.p, web.Options{Report: sv.o, Title: sv.title, AnyHost: !sv.loopback(), Binary: sv.binary})
-		if err != nil {
-			return "", err
-		}
-		sv.srv = srv
+	if err := sv.newServer(); err != nil {
+		return "", err
 	}
 	q := url.Values{}
 	settings.EncodeURL(&sv.o, q)
@@ -130,6 +126,32 @@ func (sv *sourceViewer) open(ctx context.Context, regex string) (string, error) 
 		}
 	}
 	return sv.base + "/ui/source?" + q.Encode(), nil
+}
+
+// openGraph starts the server if it is not running and returns the URL
+// of its call graph with the options o. Not safe for concurrent use.
+func (sv *sourceViewer) openGraph(ctx context.Context, o rpt.Options) (string, error) {
+	if err := sv.newServer(); err != nil {
+		return "", err
+	}
+	if sv.done == nil {
+		if err := sv.listen(ctx); err != nil {
+			return "", err
+		}
+	}
+	q := url.Values{}
+	settings.EncodeURL(&o, q)
+	return sv.base + "/ui/graph?" + q.Encode(), nil
+}
+
+// newServer makes the viewer's server, once.
+func (sv *sourceViewer) newServer() error {
+	if sv.srv != nil {
+		return nil
+	}
+	srv, err := web.New(sv.p, web.Options{Report: sv.o, Title: sv.title, AnyHost: !sv.loopback(), Binary: sv.binary})
+	sv.srv = srv
+	return err
 }
 
 func (sv *sourceViewer) loopback() bool { return web.IsLoopback(net.JoinHostPort(sv.host, sv.port)) }
@@ -160,20 +182,21 @@ func (sv *sourceViewer) close() {
 	}
 }
 
-// shellSourceView is the shell's weblist: the first use serves the
-// profile's web UI on a free loopback port; each use prints the source
-// view's URL and, when the shell reads a terminal, opens it in a browser.
-// stop ends the server.
-func shellSourceView(ctx context.Context, p *profile.Profile, o rpt.Options, stdin io.Reader, stderr io.Writer) (view func(string) (string, error), stop func()) {
+// shellViews are the shell's weblist and web: the first use serves the
+// profile's web UI on a free loopback port; each use prints the view's
+// URL and, when the shell reads a terminal, opens it in a browser. stop
+// ends the server.
+func shellViews(ctx context.Context, p *profile.Profile, o rpt.Options, stdin io.Reader, stderr io.Writer) (source func(string) (string, error), graph func(rpt.Options) (string, error), stop func()) {
 	sv := &sourceViewer{p: p, o: o, title: "shell", host: "127.0.0.1", port: "0", stderr: stderr}
 	f, interactive := stdin.(*os.File)
 	interactive = interactive && term.IsTTY(f)
-	view = func(regex string) (string, error) {
-		u, err := sv.open(ctx, regex)
+	show := func(u string, err error) (string, error) {
 		if err == nil && interactive {
 			openBrowser(u)
 		}
 		return u, err
 	}
-	return view, sv.close
+	source = func(regex string) (string, error) { return show(sv.open(ctx, regex)) }
+	graph = func(o rpt.Options) (string, error) { return show(sv.openGraph(ctx, o)) }
+	return source, graph, sv.close
 }

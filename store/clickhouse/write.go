@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"time"
 
 	"github.com/perflab/perflab/store"
 )
@@ -36,30 +35,13 @@ func (st *Store) Write(ctx context.Context, ps ...store.Profile) error {
 	return st.w.submit(ctx, encode(rand.Uint64(), prepared, st.cache.has))
 }
 
-// prepare checks and splits p.
+// prepare checks and splits p, as every store does (see store.Prepare).
 func (st *Store) prepare(p store.Profile) (*prepared, error) {
-	labels := slices.Clone(p.Labels).Sort()
-	if err := labels.Check(st.limits); err != nil {
-		return nil, err
-	}
-	if p.Profile == nil {
-		return nil, fmt.Errorf("no profile: %w", store.ErrInvalid)
-	}
-	if n := len(p.Profile.Sample); n > st.limits.MaxProfileSamples {
-		return nil, fmt.Errorf("%d samples, more than the limit of %d: %w", n, st.limits.MaxProfileSamples, store.ErrLimit)
-	}
-	t := p.Time
-	if t.IsZero() {
-		if p.Profile.TimeNanos == 0 {
-			return nil, fmt.Errorf("profile has no time: %w", store.ErrInvalid)
-		}
-		t = time.Unix(0, p.Profile.TimeNanos)
-	}
-	sp, err := store.Split(p.Profile)
+	x, err := store.Prepare(p, st.limits)
 	if err != nil {
 		return nil, err
 	}
-	return newPrepared(labels, time.Unix(0, t.UnixNano()).UTC(), sp)
+	return newPrepared(x.Labels, x.Time, x.Split)
 }
 
 // reserveSeries counts the series of ps among those the store knows, or

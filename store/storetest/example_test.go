@@ -42,13 +42,13 @@ func ExampleReference() {
 //	func TestSuite(t *testing.T) {
 //		storetest.Run(t, storetest.Backend{
 //			Open: func(t *testing.T, limits store.Limits) store.Store {
-//				s, err := dirstore.Open(t.TempDir(), limits)
+//				s, err := dirstore.Open(t.TempDir(), dirstore.Options{Limits: limits})
 //				if err != nil {
 //					t.Fatal(err)
 //				}
 //				return s
 //			},
-//			Partition: time.Hour,
+//			Partition: 24 * time.Hour, // DropBefore drops whole days
 //		})
 //	}
 func ExampleRun() {}

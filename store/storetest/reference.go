@@ -74,31 +74,14 @@ func (r *Reference) Write(ctx context.Context, ps ...store.Profile) error {
 
 // prepare checks and splits p, adding its parts to r's.
 func (r *Reference) prepare(p store.Profile) (*stored, error) {
-	labels := slices.Clone(p.Labels).Sort()
-	if err := labels.Check(r.limits); err != nil {
-		return nil, err
-	}
-	if p.Profile == nil {
-		return nil, fmt.Errorf("no profile: %w", store.ErrInvalid)
-	}
-	if n := len(p.Profile.Sample); n > r.limits.MaxProfileSamples {
-		return nil, fmt.Errorf("%d samples, more than the limit of %d: %w", n, r.limits.MaxProfileSamples, store.ErrLimit)
-	}
-	t := p.Time
-	if t.IsZero() {
-		if p.Profile.TimeNanos == 0 {
-			return nil, fmt.Errorf("profile has no time: %w", store.ErrInvalid)
-		}
-		t = time.Unix(0, p.Profile.TimeNanos)
-	}
-	t = time.Unix(0, t.UnixNano()).UTC()
-	sp, err := store.Split(p.Profile)
+	x, err := store.Prepare(p, r.limits)
 	if err != nil {
 		return nil, err
 	}
+	sp := x.Split
 	r.parts.Add(sp.Parts)
 	s := &stored{
-		id: store.ProfileID(labels, t, sp), labels: labels, time: t,
+		id: x.ID, labels: x.Labels, time: x.Time,
 		header: sp.Header, samples: sp.Samples, mappingFiles: map[store.Hash]string{},
 	}
 	for _, h := range sp.Header.Mappings {

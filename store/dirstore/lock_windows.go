@@ -1,0 +1,21 @@
+//go:build windows
+
+package dirstore
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// lockFile takes an exclusive lock on f without waiting: LockFileEx,
+// which the system releases when the process ends, however it ends.
+func lockFile(f *os.File) error {
+	var ol windows.Overlapped
+	err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &ol)
+	if errors.Is(err, windows.ERROR_LOCK_VIOLATION) {
+		return errLocked
+	}
+	return err
+}
