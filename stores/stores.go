@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"strings"
 
 	"github.com/perflab/perflab/remote"
 	"github.com/perflab/perflab/store"
 	"github.com/perflab/perflab/store/clickhouse"
+	"github.com/perflab/perflab/store/dirstore"
 )
 
 // Options configure the store Open and OpenReader open.
@@ -35,13 +37,8 @@ type Reader interface {
 // can only be read: a running perflab server.
 var ErrReadOnly = errors.New("a running perflab server can be read, not written to: give a directory or a clickhouse:// URL")
 
-// ErrNotBuilt is the error of a spec whose kind of store this perflab
-// does not have yet.
-var ErrNotBuilt = errors.New("this kind of store is not in this build of perflab yet")
-
 // A kind is one kind of store spec: how to tell it, and how to open it.
 type kind struct {
-	name string
 	// is reports whether spec names a store of this kind.
 	is func(spec string) bool
 	// open opens spec for writing; nil means it can only be read.
@@ -53,9 +50,8 @@ type kind struct {
 // kinds is the one table of store specs, the first that matches wins: a
 // running server, a ClickHouse server or cluster, else a directory.
 var kinds = []kind{
-	{
-		name: "perflab server",
-		is:   func(s string) bool { return hasScheme(s, "http") || hasScheme(s, "https") },
+	{ // a running perflab server
+		is: func(s string) bool { return hasScheme(s, "http") || hasScheme(s, "https") },
 		read: func(ctx context.Context, s string, o Options) (Reader, error) {
 			r, err := remote.Open(ctx, s, remote.Options{Token: o.Token})
 			if err != nil {
@@ -64,9 +60,8 @@ var kinds = []kind{
 			return r, nil
 		},
 	},
-	{
-		name: "ClickHouse",
-		is:   func(s string) bool { return hasScheme(s, "clickhouse") },
+	{ // a ClickHouse server or cluster
+		is: func(s string) bool { return hasScheme(s, "clickhouse") },
 		open: func(ctx context.Context, s string, o Options) (store.Store, error) {
 			st, err := clickhouse.Open(ctx, s, o.Limits)
 			if err != nil {
@@ -75,14 +70,27 @@ var kinds = []kind{
 			return st, nil
 		},
 	},
-	{
-		name: "directory",
-		is:   func(string) bool { return true },
-		open: notBuilt,
+	{ // the embedded store
+		is: func(string) bool { return true },
+		open: func(_ context.Context, dir string, o Options) (store.Store, error) {
+			st, err := dirstore.Open(dir, dirstore.Options{Limits: o.Limits, Log: o.logLine})
+			if err != nil {
+				return nil, err // not a nil *dirstore.Store in an interface
+			}
+			return st, nil
+		},
 	},
 }
 
-func notBuilt(context.Context, string, Options) (store.Store, error) { return nil, ErrNotBuilt }
+// logLine writes a line a store notes to Options.Log; without a Log, the
+// store's notes go to the standard logger.
+func (o Options) logLine(line string) {
+	if o.Log == nil {
+		log.Print(line)
+		return
+	}
+	fmt.Fprintln(o.Log, "perflab: "+line)
+}
 
 // hasScheme reports whether spec is a URL of scheme.
 func hasScheme(spec, scheme string) bool {
@@ -114,11 +122,7 @@ func Open(ctx context.Context, spec string, o Options) (store.Store, error) {
 	if k.open == nil {
 		return nil, fmt.Errorf("store %s: %w", spec, ErrReadOnly)
 	}
-	s, err := k.open(ctx, spec, o)
-	if errors.Is(err, ErrNotBuilt) {
-		return nil, fmt.Errorf("store %s (%s): %w", spec, k.name, err)
-	}
-	return s, err // it names the store
+	return k.open(ctx, spec, o) // its errors name the store
 }
 
 // OpenReader opens the store spec names for reading: a directory, a
