@@ -32,27 +32,8 @@ import (
 type serverProcess struct {
 	cmd    *exec.Cmd
 	url    string
-	stderr *syncBuffer
+	stderr *lockedBuffer
 	done   chan error
-}
-
-// syncBuffer is a bytes.Buffer that a process writes to while the test
-// reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 var serverRx = regexp.MustCompile(`^Serving perflab server on (http://127\.0\.0\.1:\d+)$`)
@@ -70,7 +51,7 @@ func startServer(t *testing.T, bin, dir string) *serverProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &serverProcess{cmd: cmd, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	s := &serverProcess{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan error, 1)}
 	t.Cleanup(func() {
 		cmd.Process.Kill()
 		<-s.done
