@@ -59,6 +59,15 @@ type Options struct {
 	// before the base is subtracted, as pprof's -normalize does with a base.
 	Normalize bool
 
+	// Resolve, if not nil, is asked first about every source and base:
+	// when it claims one (ok), the profile it returns is that source's,
+	// read no other way, and its error the source's error. perflab's
+	// commands set it to read selections of a store, such as
+	// {service_name="api"}, when -store or $PERFLAB_STORE is given.
+	// Sources load concurrently: it may be called from several goroutines
+	// at once. The profile it returns must be valid and not shared.
+	Resolve func(ctx context.Context, source string) (p *profile.Profile, ok bool, err error)
+
 	// Reserve, if not nil, is told what decoding a source will allocate
 	// (estimated from its uncompressed bytes) before ParseData decodes it;
 	// an error it returns is ParseData's, wrapped. A server that decodes
@@ -243,16 +252,9 @@ func loadOne(ctx context.Context, src, binary string, opts Options) (p *profile.
 	if err := ctx.Err(); err != nil {
 		return nil, false, fmt.Errorf("%s: %w", src, err)
 	}
-	data, u, err := readSource(ctx, src, opts)
+	p, u, err := readProfile(ctx, src, opts)
 	if err != nil {
 		return nil, false, err
-	}
-	if err := ctx.Err(); err != nil { // reading a file or stdin does not watch ctx
-		return nil, false, fmt.Errorf("%s: %w", src, err)
-	}
-	p, err = ParseData(src, data, opts)
-	if err != nil {
-		return nil, false, opts.redact(err) // a response may repeat the token
 	}
 	ensureMapping(p)
 	if binary != "" {
@@ -262,6 +264,33 @@ func loadOne(ctx context.Context, src, binary string, opts Options) (p *profile.
 		markRemote(p, u)
 	}
 	return p, u != "", nil
+}
+
+// readProfile returns the profile of one source, from Options.Resolve if
+// it claims the source, else read and decoded, with the URL it was
+// fetched from, if any.
+func readProfile(ctx context.Context, src string, opts Options) (*profile.Profile, string, error) {
+	if opts.Resolve != nil {
+		p, ok, err := opts.Resolve(ctx, src)
+		switch {
+		case ok && err != nil:
+			return nil, "", fmt.Errorf("%s: %w", src, err)
+		case ok:
+			return p, "", nil
+		}
+	}
+	data, u, err := readSource(ctx, src, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := ctx.Err(); err != nil { // reading a file or stdin does not watch ctx
+		return nil, "", fmt.Errorf("%s: %w", src, err)
+	}
+	p, err := ParseData(src, data, opts)
+	if err != nil {
+		return nil, "", opts.redact(err) // a response may repeat the token
+	}
+	return p, u, nil
 }
 
 // ensureMapping gives a profile without mappings one empty mapping, as

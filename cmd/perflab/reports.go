@@ -163,6 +163,12 @@ func (rf *reportFlags) load(ctx context.Context, stdin io.Reader, stderr io.Writ
 	// -base draws the same diff as -diff_base where the base's samples
 	// must be kept apart (flame: the graph has the new profile's shape).
 	opts.DiffBase = opts.DiffBase || rf.baseAsDiff && len(opts.Base) > 0
+	sr, err := rf.src.sel.reader(opts.Token)
+	if err != nil {
+		return nil, rpt.Options{}, err
+	}
+	defer sr.Close()
+	opts.Resolve = sr.resolve
 	opts.Fetched = keepFetched(stderr)
 	p, err := profiles.Load(ctx, sources, opts)
 	if err != nil {
