@@ -93,7 +93,7 @@ func New(o Options) (*Server, error) {
 	s := &Server{opts: o}
 	s.scraper = scrape.New(o.Store, o.Scrape, o.withLog(o.ScrapeOptions))
 	s.ingest = ingest.NewHandler(o.Store, o.Ingest)
-	s.handler = guard(s.routes(), policy{token: o.Token, anyHost: o.AnyHost})
+	s.handler = guard(s.routes(), o.Token, o.AnyHost)
 	return s, nil
 }
 

@@ -30,6 +30,11 @@ type Policy struct {
 	// request whose Host header is not a loopback name gets 403.
 	AnyHost bool
 
+	// Basic also takes the token as the password of Basic
+	// authentication, with any user name, as Pyroscope's SDKs and
+	// Grafana's data source send it (perflab server).
+	Basic bool
+
 	// Assets are path prefixes, such as "/ui/assets/", of static files
 	// the cross-site check lets through: they hold no data and do no
 	// work. The Host check and the token still apply.
@@ -90,6 +95,9 @@ func (p Policy) authorized(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	got, ok := bearer(r.Header.Get("Authorization"))
+	if !ok && p.Basic {
+		_, got, ok = r.BasicAuth()
+	}
 	if !ok && p.BrowserLogin {
 		if c, err := r.Cookie(cookieName(r)); err == nil {
 			got, ok = c.Value, true
@@ -111,7 +119,12 @@ func (p Policy) matches(got string) bool {
 }
 
 func (p Policy) missing() string {
-	if p.BrowserLogin {
+	switch {
+	case p.Basic && p.BrowserLogin:
+		return "missing token: send Authorization: Bearer TOKEN, or Basic authentication with the token as the password, or open this address once with ?token=TOKEN in a browser"
+	case p.Basic:
+		return "missing token: send Authorization: Bearer TOKEN, or Basic authentication with the token as the password"
+	case p.BrowserLogin:
 		return "missing token: send Authorization: Bearer TOKEN, or open this address once with ?token=TOKEN in a browser"
 	}
 	return "missing bearer token"
@@ -138,6 +151,9 @@ func (p Policy) challenge(w http.ResponseWriter, msg string) {
 		c += `, error="invalid_token"`
 	}
 	w.Header().Set("WWW-Authenticate", c)
+	if p.Basic {
+		w.Header().Add("WWW-Authenticate", fmt.Sprintf("Basic realm=%q, charset=\"UTF-8\"", realm))
+	}
 	Refuse(w, http.StatusUnauthorized, msg)
 }
 
