@@ -102,8 +102,19 @@ func selection(q url.Values, prefix string, now time.Time) (store.Selection, err
 		return sel, fmt.Errorf("%sselection: %w: from %s is not before until %s", prefix, store.ErrInvalid,
 			sel.Start.UTC().Format(time.RFC3339), sel.End.UTC().Format(time.RFC3339))
 	}
-	sel.Start, sel.End = align(sel.Start, sel.End)
+	step := Step(sel.End.Sub(sel.Start))
+	if relative(v.Get(paramFrom)) {
+		sel.Start = align(sel.Start, step)
+	}
+	if relative(v.Get(paramUntil)) {
+		sel.End = align(sel.End, step)
+	}
 	return sel, nil
+}
+
+// relative reports whether a from or until parameter is relative to now.
+func relative(s string) bool {
+	return s == "" || s == "now" || strings.HasPrefix(s, "now-") || strings.HasPrefix(s, "-")
 }
 
 // maxPoints is about how many points the chart draws over a range.
@@ -121,22 +132,13 @@ func Step(d time.Duration) time.Duration {
 	return max(s, minStep)
 }
 
-// align widens [start, end) to whole steps of its Step since the Unix
-// epoch.
-func align(start, end time.Time) (time.Time, time.Time) {
-	step := int64(Step(end.Sub(start)) / time.Second)
-	s, e := start.Unix(), end.Unix()
-	if end.Nanosecond() > 0 {
-		e++
-	}
-	s -= mod(s, step)
-	if r := mod(e, step); r != 0 {
-		e += step - r
-	}
-	return time.Unix(s, 0).UTC(), time.Unix(e, 0).UTC()
+// align returns the first multiple of step since the Unix epoch after
+// t: every time of one step has the same, so that the requests of a
+// relative range within a step share one merge, and the range it ends
+// holds what came until t.
+func align(t time.Time, step time.Duration) time.Time {
+	return time.Unix(0, (t.UnixNano()/int64(step)+1)*int64(step)).UTC()
 }
-
-func mod(a, b int64) int64 { return ((a % b) + b) % b }
 
 // key is the canonical form of sel: its type, its matchers sorted, and
 // its range.
