@@ -71,6 +71,17 @@ function time(s, now) {
   return Date.parse(s) / 1000;
 }
 
+// amount formats a total in the unit of the profile type's ID (its last
+// part: nanoseconds, bytes, count).
+function amount(v, type) {
+  const unit = (type || '').split(':').pop();
+  const a = Math.abs(v);
+  const si = (d, units) => { let i = 0; while (a / d >= 1000 && i < units.length - 1) { d *= 1000; i++; } return +(v / d).toPrecision(3) + ' ' + units[i]; };
+  if (unit === 'nanoseconds' || type === 'cpu' || type === 'wall' || type === 'mutex' || type === 'block') return a >= 1e9 ? +(v / 1e9).toPrecision(4) + ' s' : si(1, ['ns', 'µs', 'ms']);
+  if (unit === 'bytes' || type === 'heap' || type === 'allocs') return a >= 1024 ? +(v / 1048576).toPrecision(4) + ' MB' : v + ' B';
+  return si(1, ['', 'k', 'M', 'G']).trim();
+}
+
 function iso(secs) { return new Date(Math.round(secs) * 1000).toISOString().replace('.000Z', 'Z'); }
 
 // step is the chart's step for a range of d seconds.
@@ -221,10 +232,11 @@ async function chart(host) {
     await Promise.all([load('/ui/viewer/chart/uPlot.iife.min.js'), load('/ui/viewer/chart/uPlot.min.css', 'link')]);
     const [all, part] = await Promise.all([totals(sel, ''), focus ? totals(sel, focus) : null]);
     const xs = [...all.keys()].sort((a, b) => a - b);
-    const series = [{}, { label: 'total of ' + (sel.get('query') || '{}') + ' ' + sel.get('type'), stroke: '#1f77b4', width: 1.5 }];
+    const value = (u, v) => v == null ? '--' : amount(v, sel.get('type'));
+    const series = [{}, { label: 'total of ' + (sel.get('query') || '{}') + ' ' + sel.get('type'), stroke: '#1f77b4', width: 1.5, value }];
     const data = [xs, xs.map((x) => all.get(x))];
     if (part) {
-      series.push({ label: 'matching ' + focus, stroke: '#d62728', width: 1.5 });
+      series.push({ label: 'matching ' + focus, stroke: '#d62728', width: 1.5, value });
       data.push(xs.map((x) => part.get(x) ?? 0));
     }
     if (xs.length === 0) {
@@ -234,7 +246,8 @@ async function chart(host) {
     }
     const u = new uPlot({
       width: Math.max(320, Math.min(host.clientWidth || 900, 1400)), height: 180,
-      series, cursor: { drag: { x: true, y: false } },
+      series, cursor: { drag: { x: true, y: false, setScale: false } },
+      axes: [{}, { size: 80, values: (u, vals) => vals.map((v) => amount(v, sel.get('type'))) }],
       hooks: {
         setSelect: [(u) => {
           if (u.select.width < 3) return;
@@ -262,7 +275,7 @@ async function profiles(host) {
       const labels = Object.entries(info.labels).map(([k, v]) => k + '=' + v).join(', ');
       const open = new URLSearchParams({ id: info.id });
       body.append(el('tr', {},
-        el('td', {}, info.time), el('td', {}, String(info.total)), el('td', { class: 'labels' }, labels),
+        el('td', {}, info.time), el('td', { 'data-v': String(info.total) }, amount(info.total, p.get('type'))), el('td', { class: 'labels' }, labels),
         el('td', {}, el('a', { href: '/ui/flamegraph?' + open.toString(), class: 'open' }, 'open'), ' ',
           el('a', { href: '/api/v1/profile?' + open.toString(), download: 'profile.pb.gz' }, 'download'))));
     }
