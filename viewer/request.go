@@ -98,16 +98,18 @@ func selection(q url.Values, prefix string, now time.Time) (store.Selection, err
 	if sel.End.IsZero() {
 		sel.End = now
 	}
+	if sel.Start.Before(sel.End) {
+		step := Step(sel.End.Sub(sel.Start))
+		if relative(v.Get(paramFrom)) {
+			sel.Start = align(sel.Start, step)
+		}
+		if relative(v.Get(paramUntil)) {
+			sel.End = align(sel.End, step)
+		}
+	}
 	if !sel.Start.Before(sel.End) {
 		return sel, fmt.Errorf("%sselection: %w: from %s is not before until %s", prefix, store.ErrInvalid,
 			sel.Start.UTC().Format(time.RFC3339), sel.End.UTC().Format(time.RFC3339))
-	}
-	step := Step(sel.End.Sub(sel.Start))
-	if relative(v.Get(paramFrom)) {
-		sel.Start = align(sel.Start, step)
-	}
-	if relative(v.Get(paramUntil)) {
-		sel.End = align(sel.End, step)
 	}
 	return sel, nil
 }
