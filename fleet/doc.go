@@ -2,8 +2,8 @@
 // profiles come in (package scrape pulls them from the fleet's programs,
 // package ingest takes what they push), the ways answers go out
 // (Pyroscope's querier API in package querier, perflab's read API in
-// package remote, the scrape targets' health) and the viewer's place, on
-// one HTTP server behind one guard.
+// package remote, the scrape targets' health) and the viewer (package
+// viewer), on one HTTP server behind one guard.
 //
 // # Safety
 //

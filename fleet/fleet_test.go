@@ -377,7 +377,7 @@ func TestViews(t *testing.T) {
 }
 
 // TestStoreHealth checks that /targets shows how the store's writes go,
-// when the server is told, and the home page a failure, escaped.
+// when the server is told, and the viewer's page a failure, escaped.
 func TestStoreHealth(t *testing.T) {
 	ref := storetest.NewReference(store.Limits{})
 	health := func() (int64, error) { return 1234, errors.New(`insert: <b>connection refused</b>`) }

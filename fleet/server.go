@@ -48,7 +48,7 @@ type Options struct {
 	// StoreHealth, if not nil, tells how the store's writes go: the bytes
 	// taken but not yet in its backend, and why the last write to it
 	// failed (see stores.HealthOf). /targets shows it beside the scrape
-	// targets, and the home page says so when writes fail.
+	// targets, and the viewer's page says so when writes fail.
 	StoreHealth func() (pendingBytes int64, err error)
 	// ViewerCacheBytes bounds the views the viewer keeps (see
 	// viewer.Options.CacheBytes); 0 means viewer.DefaultCacheBytes.
