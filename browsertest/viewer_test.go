@@ -127,8 +127,7 @@ func TestViewerOverTime(t *testing.T) {
 		"base_from": sel["from"], "base_until": {start.Add(time.Hour).Format(time.RFC3339)}}
 	d := openView(t, b, base+"/ui/flamegraph?"+diff.Encode())
 	waitViewer(t, d)
-	red := inkCount(t, d, `r > g + 40 && r > b + 40`)
-	blue := inkCount(t, d, `b > r + 40 && b > g + 20`)
+	red, blue := diffInk(t, d)
 	if red < 100 || blue < 100 {
 		t.Errorf("the diff of two selections drew %d red and %d blue pixels, want both", red, blue)
 	}

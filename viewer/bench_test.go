@@ -1,17 +1,13 @@
 package viewer_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/perflab/perflab/internal/storebench"
-	"github.com/perflab/perflab/store/dirstore"
 	"github.com/perflab/perflab/viewer"
 )
 
@@ -23,16 +19,7 @@ import (
 // one that answered it before. scripts/bench-store measures the same in
 // Chromium, from the server's start to the page drawn.
 func BenchmarkWeekFlamegraph(b *testing.B) {
-	cache := filepath.Join(os.TempDir(), "perflab-storebench")
-	dir, m, err := storebench.Cached(context.Background(), cache, 7, os.Stderr)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st, err := dirstore.Open(dir, dirstore.Options{})
-	if err != nil {
-		b.Skipf("the week's store: %v", err)
-	}
-	b.Cleanup(func() { st.Close() })
+	st, m := storebench.OpenWeek(b)
 	sel := m.Last(7 * 24 * time.Hour)
 	q := url.Values{"type": {"cpu"}, "from": {sel.Start.Format(time.RFC3339)}, "until": {sel.End.Format(time.RFC3339)}}
 	path := "/ui/flamegraph?" + q.Encode()

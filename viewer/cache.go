@@ -1,71 +1,26 @@
 package viewer
 
 import (
-	"container/list"
-	"sync"
-
 	"github.com/google/pprof/profile"
 
+	"github.com/perflab/perflab/internal/lru"
 	"github.com/perflab/perflab/web"
 )
 
 // A cache keeps the web.Servers of the latest selections, the least
-// recently used dropped first, within a bound on their estimated bytes.
-// A server larger than the bound is not kept.
-type cache struct {
-	mu      sync.Mutex
-	max     int64
-	bytes   int64
-	order   *list.List // of *entry, the most recently used first
-	entries map[string]*list.Element
-}
+// recently used dropped first, within a bound on their estimated bytes
+// (their merged profile's and their rendered answers'). A server larger
+// than a quarter of the bound is not kept.
+type cache = lru.Cache[view]
 
-type entry struct {
-	key   string
+// A view is a selection's web.Server and its estimated bytes.
+type view struct {
 	s     *web.Server
 	bytes int64
 }
 
 func newCache(max int64) *cache {
-	return &cache{max: max, order: list.New(), entries: map[string]*list.Element{}}
-}
-
-func (c *cache) get(key string) (*web.Server, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[key]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*entry).s, true
-}
-
-func (c *cache) put(key string, s *web.Server, bytes int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if bytes > c.max {
-		return
-	}
-	if e, ok := c.entries[key]; ok {
-		c.bytes -= e.Value.(*entry).bytes
-		c.order.Remove(e)
-	}
-	c.entries[key] = c.order.PushFront(&entry{key, s, bytes})
-	c.bytes += bytes
-	for c.bytes > c.max {
-		old := c.order.Back().Value.(*entry)
-		c.order.Remove(c.order.Back())
-		delete(c.entries, old.key)
-		c.bytes -= old.bytes
-	}
-}
-
-// size returns the entries and bytes the cache holds.
-func (c *cache) size() (int, int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.entries), c.bytes
+	return lru.New(0, max, func(v view) int64 { return v.bytes })
 }
 
 // profileBytes estimates the memory p takes: its samples, locations,

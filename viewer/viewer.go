@@ -25,8 +25,8 @@ import (
 // Options configure a Handler.
 type Options struct {
 	// CacheBytes bounds the views kept, by the estimated bytes of their
-	// merged profiles and of their rendered answers; 0 means
-	// DefaultCacheBytes.
+	// merged profiles and of their rendered answers (16 MB each); 0 means
+	// DefaultCacheBytes. A view larger than a quarter of it is not kept.
 	CacheBytes int64
 	// StoreError, if not nil, tells why the store's writes fail (nil when
 	// they do not); the page at / shows it.
@@ -136,13 +136,13 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, status int, err e
 // server returns the web.Server of req's profile, from the cache or
 // merged now.
 func (h *Handler) server(ctx context.Context, req request) (*web.Server, error) {
-	if s, ok := h.cache.get(req.key); ok {
-		return s, nil
+	if v, ok := h.cache.Get(req.key); ok {
+		return v.s, nil
 	}
 	h.load.Lock()
 	defer h.load.Unlock()
-	if s, ok := h.cache.get(req.key); ok {
-		return s, nil
+	if v, ok := h.cache.Get(req.key); ok {
+		return v.s, nil
 	}
 	p, err := h.profile(ctx, req)
 	if err != nil {
@@ -160,7 +160,7 @@ func (h *Handler) server(ctx context.Context, req request) (*web.Server, error) 
 	if err != nil {
 		return nil, fmt.Errorf("viewer: %s: %w", req.describe(), err)
 	}
-	h.cache.put(req.key, s, profileBytes(p)+viewBytes)
+	h.cache.Put(req.key, view{s, profileBytes(p) + viewBytes})
 	return s, nil
 }
 

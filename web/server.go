@@ -296,12 +296,12 @@ type answer struct {
 // Errors are not cached: a bad parameter costs only its own request.
 func (s *Server) cached(name string, o report.Options, extra string, f func(o report.Options) (answer, error)) (answer, error) {
 	k := name + "?" + key(o) + "&" + extra
-	if a, ok := s.cache.get(k); ok {
+	if a, ok := s.cache.Get(k); ok {
 		return a, nil
 	}
 	s.compute.Lock()
 	defer s.compute.Unlock()
-	if a, ok := s.cache.get(k); ok {
+	if a, ok := s.cache.Get(k); ok {
 		return a, nil
 	}
 	var warn bytes.Buffer
@@ -311,7 +311,7 @@ func (s *Server) cached(name string, o report.Options, extra string, f func(o re
 		return a, err
 	}
 	a.warnings = strings.FieldsFunc(warn.String(), func(r rune) bool { return r == '\n' })
-	s.cache.put(k, a)
+	s.cache.Put(k, a)
 	return a, nil
 }
 

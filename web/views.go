@@ -97,7 +97,7 @@ func (s *Server) page(v view) http.HandlerFunc {
 			return
 		}
 		pageKey := "page:" + v.path + "?" + r.URL.RawQuery
-		if a, ok := s.cache.get(pageKey); ok {
+		if a, ok := s.cache.Get(pageKey); ok {
 			write(w, r, http.StatusOK, a.contentType, a.body)
 			return
 		}
@@ -120,7 +120,7 @@ func (s *Server) page(v view) http.HandlerFunc {
 			return
 		}
 		if status == http.StatusOK {
-			s.cache.put(pageKey, answer{body: buf.Bytes(), contentType: "text/html; charset=utf-8"})
+			s.cache.Put(pageKey, answer{body: buf.Bytes(), contentType: "text/html; charset=utf-8"})
 		}
 		write(w, r, status, "text/html; charset=utf-8", buf.Bytes())
 	}
