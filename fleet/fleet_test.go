@@ -148,7 +148,7 @@ func get(t *testing.T, url, path string, headers ...string) (int, string) {
 func TestGuard(t *testing.T) {
 	ref := storetest.NewReference(store.Limits{})
 	url := servertest.Serve(t, fleet.Options{Store: ref, Token: "s3cret"})
-	paths := []string{"/", remote.PathStats, "/targets", "/querier.v1.QuerierService/ProfileTypes", "/ingest", "/ui/"}
+	paths := []string{"/", remote.PathStats, "/targets", "/querier.v1.QuerierService/ProfileTypes", "/ingest", "/ui/", "/ui/top?from=0", "/download?from=0"}
 	for _, path := range paths {
 		for _, tc := range []struct {
 			name    string
@@ -171,6 +171,23 @@ func TestGuard(t *testing.T) {
 			code, body := get(t, url, path, "Authorization", auth, "Sec-Fetch-Site", "same-origin")
 			if code == http.StatusUnauthorized || code == http.StatusForbidden {
 				t.Errorf("GET %s with %q: %d %q, want it served", path, auth, code, body)
+			}
+		}
+	}
+	// The viewer's static files hold no data: a page of another site may
+	// load them, never without the token or through another Host.
+	for _, path := range []string{"/ui/viewer/viewer.js", "/ui/assets/app.js", "/ui/flame/flame.js", "/ui/viewer/chart/uPlot.iife.min.js"} {
+		for _, tc := range []struct {
+			name    string
+			headers []string
+			want    int
+		}{
+			{"cross-site", []string{"Authorization", "Bearer s3cret", "Sec-Fetch-Site", "cross-site"}, http.StatusOK},
+			{"no token", []string{"Sec-Fetch-Site", "cross-site"}, http.StatusUnauthorized},
+			{"rebinding", []string{"Authorization", "Bearer s3cret", "Host", "evil.example:4040"}, http.StatusForbidden},
+		} {
+			if code, body := get(t, url, path, tc.headers...); code != tc.want {
+				t.Errorf("GET %s, %s: %d %.200q, want %d", path, tc.name, code, body, tc.want)
 			}
 		}
 	}
