@@ -83,6 +83,13 @@ func TestViewerOverTime(t *testing.T) {
 	}
 	browser.ScreenshotForTest(t, p, "viewer-flamegraph")
 	before := evalT[float64](t, p, `window.perflabFlame.view.raw.total`)
+	// A search in the flame graph draws the matching total as a second
+	// line, below the total.
+	evalT[bool](t, p, `(() => { const s = document.querySelector(".pf-search"); s.value = "ScanRow"; s.dispatchEvent(new Event("input")); return true; })()`)
+	waitFor(t, p, `document.body.dataset.viewerReady === "1" && window.perflabViewer.chart.series.length === 3`)
+	if !evalT[bool](t, p, `(() => { const [, all, part] = window.perflabViewer.chart.data; return part.some((v) => v > 0) && part.every((v, i) => v <= all[i]); })()`) {
+		t.Errorf("the searched function's line is not within the total, or empty")
+	}
 	type rect struct{ Left, Top, Width, Height float64 }
 	r := evalT[rect](t, p, `(() => { window.scrollTo(0, 0); const r = window.perflabViewer.chart.over.getBoundingClientRect(); return {Left: r.left, Top: r.top, Width: r.width, Height: r.height}; })()`)
 	if err := p.Drag(r.Left+r.Width/4, r.Top+r.Height/2, r.Left+r.Width/2, r.Top+r.Height/2); err != nil {

@@ -225,9 +225,8 @@ async function totals(sel, focus) {
 
 // chart draws the selection's total over time, and the focused or
 // searched function's as a second line; a drag selects a range.
-async function chart(host) {
+async function chart(host, focus) {
   const sel = selection();
-  const focus = q.get('f') || q.get('search') || '';
   try {
     await Promise.all([load('/ui/viewer/chart/uPlot.iife.min.js'), load('/ui/viewer/chart/uPlot.min.css', 'link')]);
     const [all, part] = await Promise.all([totals(sel, ''), focus ? totals(sel, focus) : null]);
@@ -311,11 +310,32 @@ function views(host) {
 }
 
 load('/ui/viewer/viewer.css', 'link');
+// focusOf is the function the chart's second line counts: the view's
+// focus, else the flame graph's search.
+function focusOf(search) {
+  const p = new URLSearchParams(search);
+  return p.get('f') || p.get('search') || '';
+}
+
 const top = el('div', { id: 'viewer-top' });
 const chartHost = el('div', { id: 'viewer-chart' });
 top.append(bar(), chartHost);
 document.body.prepend(top);
-chart(chartHost);
+let focus = focusOf(location.search);
+chart(chartHost, focus);
+// The flame graph's search changes the URL in place (history.replaceState):
+// the chart's second line follows it.
+const replaceState = history.replaceState.bind(history);
+history.replaceState = (state, title, url) => {
+  replaceState(state, title, url);
+  const f = focusOf(location.search);
+  if (f === focus) return;
+  focus = f;
+  delete document.body.dataset.viewerReady;
+  if (window.perflabViewer) window.perflabViewer.chart.destroy();
+  chartHost.replaceChildren();
+  chart(chartHost, focus);
+};
 if (document.body.dataset.page === 'home') {
   views(document.getElementById('viewer-views'));
   profiles(document.getElementById('viewer-profiles'));
