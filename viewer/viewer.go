@@ -110,7 +110,7 @@ func (h *Handler) views(w http.ResponseWriter, r *http.Request) {
 	s, err := h.server(r.Context(), req)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		h.fail(w, r, http.StatusNotFound, fmt.Errorf("no profile in %s", req.describe()))
+		h.fail(w, r, http.StatusNotFound, err)
 		return
 	case errors.Is(err, store.ErrInvalid):
 		h.fail(w, r, http.StatusBadRequest, err)
@@ -168,13 +168,23 @@ func (h *Handler) server(ctx context.Context, req request) (*web.Server, error) 
 // selection, less the base's for a comparison.
 func (h *Handler) profile(ctx context.Context, req request) (*profile.Profile, error) {
 	if req.id != "" {
-		return h.reader.Profile(ctx, req.id)
+		p, err := h.reader.Profile(ctx, req.id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("no profile with ID %q: %w", req.id, err)
+		}
+		return p, err
 	}
 	p, err := h.reader.Merge(ctx, req.sel)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("no profile in %s: %w", describe(req.sel), err)
+	}
 	if err != nil || req.base == nil {
 		return p, err
 	}
 	base, err := h.reader.Merge(ctx, *req.base)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("no profile in the base, %s: %w", describe(*req.base), err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("the base, %s: %w", describe(*req.base), err)
 	}

@@ -132,7 +132,8 @@ func TestStatus(t *testing.T) {
 		{"/ui/top?query=" + url.QueryEscape(`{service_name="none"}`) + "&from=0", 404, "no profile in"},
 		{"/ui/top", 404, "no profile in"}, // the last hour holds none
 		{"/ui/api/top?from=0&query=" + url.QueryEscape(`{service_name="none"}`), 404, "no profile in"},
-		{"/ui/top?id=nosuch", 404, "no profile in"},
+		{"/ui/top?id=nosuch", 404, "no profile with ID"},
+		{"/ui/top?from=0&base_from=1&base_until=2", 404, "no profile in the base"},
 		{"/ui/top?id=" + infos[0].ID, 200, "<table id=\"top\""},
 		{"/ui/flamegraph?from=0", 200, `id="flame-data"`},
 		{"/ui/sandwich?from=0", 200, `id="flame-data"`},
