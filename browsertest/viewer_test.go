@@ -67,13 +67,14 @@ func waitViewer(t *testing.T, p *browser.Page) {
 // selection's total draws; a range dragged on it becomes the URL's from
 // and until and the flame graph's total shrinks to that range's; a label
 // value that is markup shows as text on the viewer's page, whose profile
-// list opens a profile in the views; and the previous hour as the base
-// draws the red/blue diff.
+// list opens a profile in the views and whose targets show one down; and
+// the previous hour as the base draws the red/blue diff.
 func TestViewerOverTime(t *testing.T) {
 	b := browser.ForTest(t)
 	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
 	dir, start := fleetStore(t)
-	base := serverURL(t, perflab, regexp.MustCompile(`Serving perflab server on (http://\S+)`), "server", "-store", dir, "-http", "127.0.0.1:0", "-retention", "0")
+	base := serverURL(t, perflab, regexp.MustCompile(`Serving perflab server on (http://\S+)`), "server", "-store", dir, "-http", "127.0.0.1:0", "-retention", "0",
+		"-scrape", "broken="+testprog.ClosedPortURL(t))
 	sel := url.Values{"query": {`{service_name="api"}`}, "from": {start.Format(time.RFC3339)}, "until": {start.Add(2 * time.Hour).Format(time.RFC3339)}}
 
 	p := openView(t, b, base+"/ui/flamegraph?"+sel.Encode())
@@ -120,6 +121,8 @@ func TestViewerOverTime(t *testing.T) {
 	if evalT[bool](t, home, `window.pwned === 1 || document.querySelector("img[src=x]") !== null`) {
 		t.Errorf("the hostile label value became markup")
 	}
+	// The scrape target that cannot be reached is shown down, with why.
+	waitFor(t, home, `[...document.querySelectorAll("#targets tr.down td")].some((td) => td.textContent === "broken")`)
 	browser.ScreenshotForTest(t, home, "viewer-home")
 	evalT[bool](t, home, `(document.querySelector("#profiles a.open").click(), true)`)
 	waitFor(t, home, `new URLSearchParams(location.search).has("id")`)
