@@ -77,8 +77,9 @@ func scrape(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	n, wall, cpu := targets.Served()-n0, time.Since(t0), u1.CPU-u0.CPU
-	fmt.Fprintf(stdout, "scrape of %d targets every %v: %d profiles in %.1f s (%.0f/s); server CPU %.2f s: %.2f ms per scrape, %.3f ms per target-second, %.1f%% of a core; server RSS %.0f MB, peak %.0f MB\n",
-		*k, *interval, n, wall.Seconds(), float64(n)/wall.Seconds(), cpu.Seconds(),
+	due := 3 * *k * int(wall / *interval)
+	fmt.Fprintf(stdout, "scrape of %d targets every %v: %d profiles in %.1f s (%.0f/s, of %d due); server CPU %.2f s: %.2f ms per scrape, %.3f ms per target-second, %.1f%% of a core; server RSS %.0f MB, peak %.0f MB\n",
+		*k, *interval, n, wall.Seconds(), float64(n)/wall.Seconds(), due, cpu.Seconds(),
 		float64(cpu)/1e6/float64(n), float64(cpu)/1e6/(float64(*k)*wall.Seconds()), 100*cpu.Seconds()/wall.Seconds(), mb(u1.RSS), mb(u1.PeakRSS))
 	return srv.Stop()
 }
