@@ -27,6 +27,7 @@ func Summarize(p *profile.Profile) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	r.buildGraph(nil) // the unit of the total, as the top report's header picks it
 	s := Summary{Type: r.sampleType, Total: r.format(r.total), Samples: -1}
 	for i, st := range p.SampleType {
 		if st.Type != "samples" || st.Unit != "count" {

@@ -241,7 +241,7 @@ func TestFetchCountsSamples(t *testing.T) {
 	if p.SampleType[0].Type != "samples" || samples <= int64(2*len(p.Sample)) {
 		t.Fatalf("want a CPU profile with many samples per record: %d samples in %d records", samples, len(p.Sample))
 	}
-	header, _, err := reporttest.RunPprof(t, "", nil, "-top", "-nodecount=1", out)
+	header, _, err := reporttest.RunPprof(t, "", nil, "-top", out)
 	if err != nil {
 		t.Fatal(err)
 	}
