@@ -37,7 +37,7 @@ func TestBaselineMemory(t *testing.T) {
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&m1)
-	perStack := float64(m1.HeapAlloc-m0.HeapAlloc) / float64(targets*len(p.Sample))
+	perStack := float64(int64(m1.HeapAlloc)-int64(m0.HeapAlloc)) / float64(targets*len(p.Sample))
 	t.Logf("%d stacks, %.0f bytes a stack of each baseline", len(p.Sample), perStack)
 	if perStack > 64 {
 		t.Errorf("a baseline takes %.0f bytes a stack of %d sample types, want at most 64", perStack, len(p.SampleType))
