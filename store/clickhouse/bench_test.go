@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/internal/clickhousetest"
+	"github.com/perflab/perflab/internal/cputime"
 	"github.com/perflab/perflab/internal/fleetgen"
 	"github.com/perflab/perflab/store"
 )
@@ -128,7 +129,9 @@ func BenchmarkMerge(b *testing.B) {
 
 // BenchmarkWrite writes a fleet's 10-second CPU profiles, 100 instances
 // at a time, one Write for each interval as an ingest server batches
-// them: profiles/s is the ingest rate, profile generation left out.
+// them: profiles/s is the ingest rate, profile generation left out; the
+// CPU time a profile of ClickHouse (its merges meanwhile included) and of
+// the test process (generation included).
 func BenchmarkWrite(b *testing.B) {
 	f, err := fleetgen.New(fleetgen.Config{Instances: 100})
 	if err != nil {
@@ -141,6 +144,7 @@ func BenchmarkWrite(b *testing.B) {
 	}
 	defer st.Close()
 	index, written := 0, 0
+	cpu, server := cputime.Self(), serverCPU(node)
 	for b.Loop() {
 		b.StopTimer()
 		var batch []store.Profile
@@ -158,5 +162,14 @@ func BenchmarkWrite(b *testing.B) {
 		}
 		written += len(batch)
 	}
+	cpu, server = cputime.Self()-cpu, serverCPU(node)-server
 	b.ReportMetric(float64(written)/b.Elapsed().Seconds(), "profiles/s")
+	b.ReportMetric(float64(server)/1e6/float64(written), "clickhouse-cpu-ms/profile")
+	b.ReportMetric(float64(cpu)/1e6/float64(written), "perflab-cpu-ms/profile")
+}
+
+// serverCPU returns the CPU time s has used, 0 where it cannot be told.
+func serverCPU(s *clickhousetest.Server) time.Duration {
+	cpu, _ := s.CPU()
+	return cpu
 }
