@@ -1,6 +1,7 @@
 package clickhouse
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -265,20 +266,45 @@ func (w *writer) flushSeries(batch []*unit, t int) error {
 			left = still
 		}
 		first = false
-		var rows rowWriter
-		for _, so := range left {
-			sr := so.u.series[so.series]
-			if t == tProfiles {
-				rows.append(&sr.profiles)
-			} else {
-				rows.append(&sr.samples)
-			}
-		}
+		rows := seriesRowsOf(left, t)
 		if rows.rows == 0 {
 			return nil
 		}
-		return w.st.c.insert(w.ctx, anyShard, "writing "+name, name, insertColumns(name), &rows)
+		return w.st.c.insert(w.ctx, anyShard, "writing "+name, name, insertColumns(name), rows)
 	})
+}
+
+// seriesRowsOf returns the rows of table t of sos: profiles in the order
+// of sos, samples in the order of the samples table's key (service, type,
+// series; each series' rows of a type in the order of time, stack and
+// label set), so that ClickHouse need not sort them.
+func seriesRowsOf(sos []seriesOf, t int) *rowWriter {
+	var rows rowWriter
+	if t == tProfiles {
+		for _, so := range sos {
+			rows.append(&so.u.series[so.series].profiles)
+		}
+		return &rows
+	}
+	type typed struct {
+		service, typ string
+		series       uint64
+		rows         *rowWriter
+	}
+	var all []typed
+	for _, so := range sos {
+		sr := so.u.series[so.series]
+		for typ, w := range sr.samples {
+			all = append(all, typed{sr.service, typ, so.series, w})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b typed) int {
+		return cmp.Or(strings.Compare(a.service, b.service), strings.Compare(a.typ, b.typ), cmp.Compare(a.series, b.series))
+	})
+	for _, ty := range all {
+		rows.append(ty.rows)
+	}
+	return &rows
 }
 
 // missing returns those of the series of units whose rows of table t are
@@ -313,7 +339,7 @@ func (w *writer) missing(sos []seriesOf, t int) ([]seriesOf, error) {
 	var left []seriesOf
 	for _, so := range sos {
 		sr := so.u.series[so.series]
-		want := sr.samples.rows
+		want := sr.sampleRows()
 		if t == tProfiles {
 			want = sr.profiles.rows
 		}
