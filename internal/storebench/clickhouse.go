@@ -65,12 +65,38 @@ func Serve(dir string, shards int) (*clickhousetest.Cluster, string, error) {
 	return c, url, nil
 }
 
-// ServerCPU returns the CPU time c's servers have used.
+// ServerCPU returns the CPU time c's servers have used, 0 when c is nil.
 func ServerCPU(c *clickhousetest.Cluster) time.Duration {
 	var sum time.Duration
+	if c == nil {
+		return 0
+	}
 	for _, s := range c.Shards {
 		cpu, _ := s.CPU()
 		sum += cpu
+	}
+	return sum
+}
+
+// ServerEvents returns the counters of system.events (InsertQuery,
+// Merge, ...) summed over c's servers: an insert counts once on the
+// server it is sent to, and again on each shard a Distributed table
+// passes its rows to. Nil when c is nil or a server does not answer.
+func ServerEvents(c *clickhousetest.Cluster) map[string]int64 {
+	if c == nil {
+		return nil
+	}
+	sum := map[string]int64{}
+	for _, s := range c.Shards {
+		out, err := s.Query("", "SELECT event, value FROM system.events")
+		if err != nil {
+			return nil
+		}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			name, value, _ := strings.Cut(line, "\t")
+			n, _ := strconv.ParseInt(value, 10, 64)
+			sum[name] += n
+		}
 	}
 	return sum
 }

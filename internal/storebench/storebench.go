@@ -216,7 +216,8 @@ func cached(dir string, build func(tmp string) (*Manifest, error)) (string, *Man
 	return dir, m, nil
 }
 
-// ReadManifest reads the manifest of the store in dir.
+// ReadManifest reads the manifest of the store in dir; an embedded
+// store's whole size is measured when its manifest predates TotalBytes.
 func ReadManifest(dir string) (*Manifest, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
@@ -228,6 +229,11 @@ func ReadManifest(dir string) (*Manifest, error) {
 	}
 	if m.Version != Version {
 		return nil, fmt.Errorf("%s: a store of version %d, not %d", dir, m.Version, Version)
+	}
+	if m.TotalBytes == 0 && m.Backend == "" { // built before TotalBytes was kept
+		if m.TotalBytes, err = dirSize(dir); err != nil {
+			return nil, err
+		}
 	}
 	return &m, nil
 }

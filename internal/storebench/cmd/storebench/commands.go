@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/perflab/perflab/internal/clickhousetest"
 	"github.com/perflab/perflab/internal/cputime"
 	"github.com/perflab/perflab/internal/fleetgen"
 	"github.com/perflab/perflab/internal/storebench"
@@ -235,33 +236,40 @@ func write(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	s, server, stop, err := newStore(ctx, *backend, *shards, dir)
+	s, c, stop, err := newStore(ctx, *backend, *shards, dir)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	before := server()
+	before, events := storebench.ServerCPU(c), storebench.ServerEvents(c)
 	wall, cpu, err := writeAll(ctx, s, *n, *writers, func(i int) (store.Profile, error) { return ps[i%len(ps)], nil })
 	if err != nil {
 		return err
 	}
-	srv := server() - before
+	srv := storebench.ServerCPU(c) - before
 	each := func(d time.Duration) float64 { return float64(d) / float64(*n) / 1e6 }
-	fmt.Fprintf(stdout, "write (%s, %d shards, %d instances): %d profiles in %.2f s from %d writers: %.0f profiles/s; %.0f profiles per CPU second (%.2f cpu-ms each: %.2f perflab's, %.2f ClickHouse's)\n",
+	fmt.Fprintf(stdout, "write (%s, %d shards, %d instances): %d profiles in %.2f s from %d writers: %.0f profiles/s; %.0f profiles per CPU second (%.2f cpu-ms each: %.2f perflab's, %.2f ClickHouse's)",
 		*backend, *shards, *instances, *n, wall.Seconds(), *writers, float64(*n)/wall.Seconds(), float64(*n)/(cpu+srv).Seconds(), each(cpu+srv), each(cpu), each(srv))
+	if c != nil {
+		after := storebench.ServerEvents(c)
+		delta := func(event string) int64 { return after[event] - events[event] }
+		fmt.Fprintf(stdout, "; ClickHouse: %d inserts, %.2f a profile; %d rows written into parts (the views' included), %d merged",
+			delta("InsertQuery"), float64(delta("InsertQuery"))/float64(*n), delta("MergeTreeDataWriterRows"), delta("MergedRows"))
+	}
+	fmt.Fprintln(stdout)
 	return nil
 }
 
-// newStore opens a new store of backend in dir, and returns it, a
-// function that tells the CPU time of its ClickHouse servers (0 for
-// store/dirstore), and one that closes it and stops them.
-func newStore(ctx context.Context, backend string, shards int, dir string) (store.Store, func() time.Duration, func(), error) {
+// newStore opens a new store of backend in dir, and returns it, its
+// ClickHouse servers (nil for store/dirstore), and a function that closes
+// it and stops them.
+func newStore(ctx context.Context, backend string, shards int, dir string) (store.Store, *clickhousetest.Cluster, func(), error) {
 	if backend == "dir" {
 		s, err := dirstore.Open(dir, dirstore.Options{})
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		return s, func() time.Duration { return 0 }, func() { s.Close() }, nil
+		return s, nil, func() { s.Close() }, nil
 	}
 	c, url, err := storebench.Serve(dir, shards)
 	if err != nil {
@@ -272,7 +280,7 @@ func newStore(ctx context.Context, backend string, shards int, dir string) (stor
 		c.Stop()
 		return nil, nil, nil, err
 	}
-	return s, func() time.Duration { return storebench.ServerCPU(c) }, func() { s.Close(); c.Stop() }, nil
+	return s, c, func() { s.Close(); c.Stop() }, nil
 }
 
 // serve starts ClickHouse servers on the data of a store storebench
