@@ -32,7 +32,7 @@ func (ts *Tables) UnitGaps() []string {
 				if len(miss) == 0 {
 					continue
 				}
-				g := gap{row.StringValues(), strings.Join(have, ", "), strings.Join(miss, ", ")}
+				g := gap{keyLabel(row), strings.Join(have, ", "), strings.Join(miss, ", ")}
 				if units[g] == nil {
 					order = append(order, g)
 				}
@@ -54,7 +54,7 @@ func unionCols(tables []*Table) []string {
 	seen := map[string]bool{}
 	for _, t := range tables {
 		for _, c := range t.Cols {
-			if s := c.StringValues(); !seen[s] {
+			if s := keyLabel(c); !seen[s] {
 				seen[s] = true
 				cols = append(cols, s)
 			}
@@ -63,13 +63,27 @@ func unionCols(tables []*Table) []string {
 	return cols
 }
 
+// keyLabel names a row or column in messages: its values ("old.txt",
+// "64"), or, for the benchmarks that have none of its fields (those
+// without a /n sub-name, with -col /n), "(benchmarks without /n)".
+func keyLabel(c benchproc.Key) string {
+	if s := c.StringValues(); s != "" {
+		return s
+	}
+	var names []string
+	for _, f := range c.Projection().FlattenedFields() {
+		names = append(names, f.Name)
+	}
+	return "(benchmarks without " + strings.Join(names, ", ") + ")"
+}
+
 // rowColumns splits the column labels cols into those where row has a
 // cell in t and those where it has none.
 func (t *Table) rowColumns(row benchproc.Key, cols []string) (have, miss []string) {
 	present := map[string]bool{}
 	for _, c := range t.Cols {
 		if _, ok := t.Cells[CellKey{row, c}]; ok {
-			present[c.StringValues()] = true
+			present[keyLabel(c)] = true
 		}
 	}
 	for _, c := range cols {

@@ -181,6 +181,12 @@ func TestFlameDiffPage(t *testing.T) {
 	perflab := testprog.BuildPackage(t, "github.com/perflab/perflab/cmd/perflab")
 	profs := reporttest.Generate(t)
 	p := flamePage(t, b, perflab, "-diff_base", profs.Path("cpu2.pb.gz"), profs.Path("cpu.pb.gz"))
+	// The page and the graph's legend name the base.
+	type named struct{ Heading, Legend string }
+	n, err := browser.Eval[named](p, `({Heading: document.querySelector(".perflab-flame-base")?.textContent ?? "", Legend: document.querySelector(".pf-legend")?.textContent ?? ""})`)
+	if err != nil || !strings.Contains(n.Heading, "cpu2.pb.gz") || !strings.Contains(n.Legend, "cpu2.pb.gz") || !strings.Contains(n.Legend, "grew") {
+		t.Errorf("the diff page does not name its base: %+v (%v)", n, err)
+	}
 	// The new profile is twice as long as the base: most frames grew.
 	red := inkCount(t, p, `r > g + 25 && r > b + 25`)
 	if red < 1000 {

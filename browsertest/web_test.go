@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -191,7 +192,26 @@ func equal(a, b []string) bool {
 // through its viewBox, click to select a node, double click to focus.
 func TestWebGraph(t *testing.T) {
 	b, base := smallWebUI(t)
-	p := openView(t, b, base+"/ui/graph?n=30")
+	// pprof's 80 nodes open readable: the median label at least 8 pixels
+	// high, not the whole graph shrunk into the window; Whole graph shows
+	// it all.
+	p := openView(t, b, base+"/ui/graph")
+	type size struct{ Nodes, Text, WholeText float64 }
+	sz := evalT[size](t, p, `(() => {
+		const texts = [...document.querySelectorAll("#graph g.node text")];
+		const h = () => texts.map((x) => x.getBoundingClientRect().height).sort((a, b) => a - b)[texts.length >> 1];
+		const readable = h();
+		document.querySelector("#graph-tools button").click();
+		const whole = h();
+		perflabGraph.reset();
+		return {Nodes: document.querySelectorAll("#graph g.node").length, Text: readable, WholeText: whole};
+	})()`)
+	if sz.Nodes < 60 || sz.Text < 8 || sz.WholeText >= sz.Text {
+		t.Errorf("the default graph of %v nodes opens with labels %.1f px high (median; %.1f px when whole), want at least 8", sz.Nodes, sz.Text, sz.WholeText)
+	}
+	browser.ScreenshotForTest(t, p, "web-graph-readable")
+	noErrors(t, p, "default graph")
+	p = openView(t, b, base+"/ui/graph?n=30")
 	nodes := evalT[int](t, p, `document.querySelectorAll("#graph svg g.node[data-name]").length`)
 	if nodes < 10 {
 		t.Fatalf("graph has %d nodes", nodes)
@@ -202,6 +222,7 @@ func TestWebGraph(t *testing.T) {
 	if !zoomed {
 		t.Errorf("zoom did not halve the viewBox")
 	}
+	evalT[bool](t, p, `(perflabGraph.fit(), true)`) // the whole graph: every node inside the window
 	name := evalT[string](t, p, `(() => { const host = document.getElementById("graph"), h = host.getBoundingClientRect();
 		const inside = (r) => r.width > 4 && r.left > h.left && r.right < h.right && r.top > h.top && r.bottom < h.bottom;
 		const n = [...document.querySelectorAll("#graph g.node[data-name]")].find((n) => inside(n.getBoundingClientRect()));
@@ -263,6 +284,25 @@ func TestWebFlame(t *testing.T) {
 		t.Errorf("flame graph drew %d coloured pixels", ink)
 	}
 	browser.ScreenshotForTest(t, p, "web-flamegraph")
+	// Labels are shortened as pprof's: the package path goes first, and
+	// only the shortest name is cut; the full one is in the hover.
+	type label struct{ Name, Label string }
+	labels := evalT[[]label](t, p, `[...window.perflabFlame.labels].map(([i, l]) => ({Name: window.perflabFlame.view.strings[window.perflabFlame.view.name[i]], Label: l}))`)
+	short := 0
+	for _, l := range labels {
+		names := evalT[[]string](t, p, `window.perflabFlameShortNames(`+strconv.Quote(l.Name)+`)`)
+		last := names[len(names)-1]
+		cut, ok := strings.CutSuffix(l.Label, "…")
+		if !slices.Contains(names, l.Label) && !(ok && strings.HasPrefix(last, cut)) {
+			t.Errorf("frame %s labelled %q, want one of %q or a cut of the last", l.Name, l.Label, names)
+		}
+		if strings.Contains(l.Name, "/") && !strings.Contains(l.Label, "/") {
+			short++
+		}
+	}
+	if len(labels) < 10 || short == 0 {
+		t.Errorf("%d labels drawn, %d of import-path names shortened", len(labels), short)
+	}
 
 	evalT[bool](t, p, `(() => { const s = document.querySelector(".pf-search"); s.value = "Compute"; s.dispatchEvent(new Event("input")); return true; })()`)
 	waitFor(t, p, `/matched [0-9.]+% of total/.test(document.querySelector(".pf-match").textContent)`)
@@ -358,6 +398,26 @@ func TestWebDiff(t *testing.T) {
 		t.Errorf("diff drew %d red and %d blue pixels, want both", red, blue)
 	}
 	browser.ScreenshotForTest(t, p, "web-diff")
+	// The legend says what the colours mean and names the base.
+	if l := evalT[string](t, p, `document.querySelector(".pf-legend").textContent`); !strings.Contains(l, "old.pb.gz") || !strings.Contains(l, "grew") || !strings.Contains(l, "shrank") {
+		t.Errorf("diff legend %q, want the colours and the base old.pb.gz", l)
+	}
+	// Hovering a frame shows its change first, as top -diff_base does.
+	tip := evalT[string](t, p, `(() => {
+		const g = window.perflabFlame, d = g.view, r = g.canvas.getBoundingClientRect();
+		for (let i = 1; i < d.n; i++) {
+			const w = d.width[i] * g.scale;
+			if (w < 20) continue;
+			const x = r.left + d.offset[i] * g.scale + w / 2, y = r.top + g.rowOf(d.depth[i]) * 18 + 9;
+			if (y > innerHeight) continue;
+			g.canvas.dispatchEvent(new MouseEvent("mousemove", {clientX: x, clientY: y, bubbles: true}));
+			return g.tip.textContent;
+		}
+		return "";
+	})()`)
+	if !regexp.MustCompile(`change: cum [+-]`).MatchString(tip) || !strings.Contains(tip, "base") {
+		t.Errorf("hover on a diff frame: %q, want its change first", tip)
+	}
 	evalT[bool](t, p, `(() => { [...document.querySelectorAll(".pf-btn")].find((b) => b.textContent === "Reverse").click(); return true; })()`)
 	waitFor(t, p, `window.perflabFlame.view.raw.reverse === true && new URLSearchParams(location.search).get("reverse") === "1"`)
 	noErrors(t, p, "diff")

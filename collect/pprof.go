@@ -62,7 +62,8 @@ func (h *handler) serveTimed(w http.ResponseWriter, r *http.Request, what string
 	defer release()
 	end := time.Now().Add(d + writeGrace)
 	if what == "trace" {
-		streamTimed(w, r, what, d, end, run)
+		// A trace stopped early for its backlog still sends the backlog.
+		streamTimed(w, r, what, d, end.Add(drainTime(h.opts.maxTraceBacklog())), run)
 		return
 	}
 	var buf bytes.Buffer

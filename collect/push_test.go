@@ -12,8 +12,8 @@ import (
 
 	"github.com/perflab/perflab/collect"
 	"github.com/perflab/perflab/ingest"
-	"github.com/perflab/perflab/internal/memstore"
 	"github.com/perflab/perflab/store"
+	"github.com/perflab/perflab/store/storetest"
 )
 
 var pushSink [][]byte
@@ -36,7 +36,7 @@ func pushAllocate(n int) {
 // sampling, under 1% for its large blocks), the mutex profile told from the block one, and the series'
 // labels.
 func TestPush(t *testing.T) {
-	st := memstore.New(store.Limits{})
+	st := storetest.NewRecorder(storetest.NewReference(store.Limits{}))
 	h := ingest.NewHandler(st, ingest.Options{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer tok-12345" {

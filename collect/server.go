@@ -2,10 +2,7 @@ package collect
 
 import (
 	"context"
-	"crypto/subtle"
-	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -19,7 +16,8 @@ import (
 // recorder.
 type ServerOptions struct {
 	// Token, if not empty, is required in every request as the header
-	// "Authorization: Bearer <Token>"; it is compared in constant time.
+	// "Authorization: Bearer <Token>" (the scheme in any case); it is
+	// compared in constant time.
 	Token string
 
 	// Cmdline serves the program's arguments at /debug/pprof/cmdline and
@@ -66,10 +64,14 @@ type ServerOptions struct {
 	// MaxTraceBacklog bounds the execution trace a served trace lets pile
 	// up in the program while its client reads more slowly than the
 	// runtime writes; 0 means DefaultMaxTraceBacklog. Beyond it the answer
-	// is cut off and the trace stopped, so that the program's memory does
-	// not grow with the trace's length; the client gets a truncated trace
-	// (readers such as golang.org/x/exp/trace read the generations, about
-	// a second each, that came whole).
+	// ends early with the generation being sent (generations last about a
+	// second) and the trace is stopped, so that the program's memory does
+	// not grow with the trace's length: the client gets a shorter trace of
+	// whole generations, which readers read to its end. Only if three
+	// times as much piles up before that generation has gone (a client far
+	// slower than the program) is the answer cut off in the middle of it;
+	// readers such as golang.org/x/exp/trace then read the generations
+	// before.
 	MaxTraceBacklog int64
 }
 
@@ -79,17 +81,7 @@ const DefaultMaxTraceBacklog = 64 << 20
 
 // DefaultMaxConns is how many connections Listen and ListenAndServe keep
 // open unless ServerOptions.MaxConns says otherwise.
-const DefaultMaxConns = 32
-
-// The debug server's timeouts, besides the write deadlines that
-// stallWriter sets for each answer: a client has readHeaderTimeout to
-// send its request's headers, readTimeout to send the whole request and
-// idleTimeout between requests on a kept-alive connection.
-const (
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = 30 * time.Second
-	idleTimeout       = 60 * time.Second
-)
+const DefaultMaxConns = httpguard.DefaultMaxConns
 
 // DefaultMaxDuration is the longest CPU profile or trace a Handler serves
 // unless ServerOptions.MaxDuration says otherwise.
@@ -138,19 +130,19 @@ func (o ServerOptions) prefix() string {
 // connection closes after 60 s idle, each chunk of an answer must be
 // taken within 10 s and the whole answer within the seconds it records
 // plus 30 s, refused requests (401, 403) close their connection, and at
-// most ServerOptions.MaxConns connections are open.
+// most ServerOptions.MaxConns connections are open (these are the rules of
+// every perflab server, internal/httpguard).
 func ListenAndServe(addr string, opts ServerOptions) error {
 	s, err := listen(addr, opts)
 	if err != nil {
 		return err
 	}
-	return s.srv.Serve(s.ln)
+	return s.srv.Serve()
 }
 
 // A Server is a Handler running on its own listener, started by Listen.
 type Server struct {
-	srv *http.Server
-	ln  net.Listener
+	srv *httpguard.Server
 }
 
 // Listen binds addr as ListenAndServe does and serves Handler(opts) in the
@@ -161,61 +153,28 @@ func Listen(addr string, opts ServerOptions) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	go s.srv.Serve(s.ln)
+	go s.srv.Serve()
 	return s, nil
 }
 
 func listen(addr string, opts ServerOptions) (*Server, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("collect: debug server address %q: %w", addr, err)
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	h := newHandler(opts)
+	g := httpguard.Guard(h, httpguard.Policy{Token: opts.Token, AnyHost: !httpguard.LoopbackAddr(addr), Realm: "debug"})
+	// A debug server may serve others without a token, as it always has
+	// (the user chose the address); the documentation urges a token.
+	srv, err := httpguard.Listen(addr, g, httpguard.Config{Token: opts.Token, Public: true,
+		MaxConns: opts.maxConns(), WriteTimeout: opts.maxDuration() + writeGrace})
 	if err != nil {
 		return nil, fmt.Errorf("collect: debug server: %w", err)
 	}
-	h := Handler(opts)
-	if httpguard.IsLoopback(host) {
-		h = loopbackOnly(h)
-	}
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      opts.maxDuration() + writeGrace,
-		IdleTimeout:       idleTimeout,
-		ConnContext:       connContext,
-	}
-	return &Server{srv: srv, ln: newConnLimiter(ln, opts.maxConns())}, nil
-}
-
-// loopbackOnly refuses requests whose Host header is not a loopback
-// name, so a web page cannot reach a loopback debug server by DNS
-// rebinding (pointing its own domain at 127.0.0.1).
-func loopbackOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !httpguard.LoopbackHost(r) {
-			refuse(w, http.StatusForbidden, "host not allowed: the debug server answers only to loopback names")
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
+	return &Server{srv: srv}, nil
 }
 
 // Addr returns the address the server listens on, such as 127.0.0.1:6060.
-func (s *Server) Addr() string { return s.ln.Addr().String() }
+func (s *Server) Addr() string { return s.srv.Addr() }
 
 // Close stops the server at once, ending requests in progress.
-func (s *Server) Close() error {
-	err := s.srv.Close()
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
-}
+func (s *Server) Close() error { return s.srv.Close() }
 
 // Shutdown stops the server after the requests in progress end or ctx
 // is done.
@@ -245,6 +204,10 @@ func (s *Server) Shutdown(ctx context.Context) error { return s.srv.Shutdown(ctx
 // expvar, which registers /debug/vars on http.DefaultServeMux; do not serve
 // DefaultServeMux to untrusted clients.
 func Handler(opts ServerOptions) http.Handler {
+	return httpguard.Guard(newHandler(opts), httpguard.Policy{Token: opts.Token, AnyHost: true, Realm: "debug"})
+}
+
+func newHandler(opts ServerOptions) *handler {
 	h := &handler{
 		opts:   opts,
 		prefix: opts.prefix(),
@@ -255,8 +218,8 @@ func Handler(opts ServerOptions) http.Handler {
 	return h
 }
 
-// handler serves the debug tree. Its slots bound the expensive requests
-// running at once.
+// handler serves the debug tree, behind httpguard's checks. Its slots
+// bound the expensive requests running at once.
 type handler struct {
 	opts      ServerOptions
 	prefix    string
@@ -266,14 +229,6 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	defer markBusy(r.Context())()
-	if err := httpguard.SameOrigin(r); err != nil {
-		refuse(w, http.StatusForbidden, err.Error())
-		return
-	}
-	if !h.authorized(w, r) {
-		return
-	}
 	rest, ok := strings.CutPrefix(r.URL.Path, h.prefix+"/")
 	if !ok {
 		httpError(w, http.StatusNotFound, "not found")
@@ -293,43 +248,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// authorized checks the bearer token, answering 401 if it is missing or
-// wrong. The body never repeats what the client sent.
-func (h *handler) authorized(w http.ResponseWriter, r *http.Request) bool {
-	if h.opts.Token == "" {
-		return true
-	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok || got == "" {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="debug"`)
-		refuse(w, http.StatusUnauthorized, "missing bearer token")
-		return false
-	}
-	if subtle.ConstantTimeCompare([]byte(got), []byte(h.opts.Token)) != 1 {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="debug", error="invalid_token"`)
-		refuse(w, http.StatusUnauthorized, "invalid bearer token")
-		return false
-	}
-	return true
-}
-
 // httpError answers with a status and a one-line plain-text message.
-func httpError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Del("Content-Disposition")
-	w.Header().Set("Cache-Control", "no-store")
-	plainText(w)
-	w.WriteHeader(status)
-	fmt.Fprintln(w, msg)
-}
-
-// refuse answers a request the server will not serve, then closes the
-// connection without waiting for the rest of the request, so that refused
-// clients cannot hold it.
-func refuse(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Connection", "close")
-	http.NewResponseController(w).SetReadDeadline(time.Now())
-	httpError(w, status, msg)
-}
+func httpError(w http.ResponseWriter, status int, msg string) { httpguard.Error(w, status, msg) }
 
 // plainText marks an answer as plain text that browsers must not sniff.
 func plainText(w http.ResponseWriter) {

@@ -260,6 +260,19 @@ func TestToken(t *testing.T) {
 	} else {
 		parse(t, "heap", r.body)
 	}
+	for _, scheme := range []string{"bearer", "BEARER", "Bearer  "} { // RFC 7235: any case
+		req, _ := http.NewRequest("GET", base, nil)
+		req.Header.Set("Authorization", scheme+" "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("Authorization: %s <token>: %s, want 200", scheme, resp.Status)
+		}
+	}
 }
 
 // TestSymbolMatchesNetHTTPPprof compares /symbol with net/http/pprof's

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/perflab/perflab/internal/httpguard"
 )
 
 // slots admit a bounded number of requests of each expensive kind at
@@ -58,14 +60,23 @@ const (
 	writeGrace = 30 * time.Second
 	// traceStall is writeStall for a streamed trace: while a write
 	// blocks, the runtime keeps tracing into memory, tens of megabytes a
-	// second on a busy program, and a goroutine that would cut the answer
-	// off may wait that long for a CPU. What piles up meanwhile is bounded
-	// by MaxTraceBacklog, so this only needs to catch a client that stopped
+	// second on a busy program, and a goroutine that would stop the trace
+	// may wait that long for a CPU. What piles up meanwhile is bounded by
+	// MaxTraceBacklog, so this only needs to catch a client that stopped
 	// reading, not one a loaded machine left waiting for a CPU a while.
 	traceStall = 5 * time.Second
 	// chunkSize is how much is written under one deadline.
 	chunkSize = 64 << 10
+	// drainRate is the slowest a client may take a trace's backlog at
+	// (see drainTime).
+	drainRate = 1 << 20
 )
+
+// drainTime is how long a served trace may take, besides its seconds and
+// writeGrace, to send a backlog of backlog bytes: a second a megabyte.
+func drainTime(backlog uint64) time.Duration {
+	return time.Duration(backlog/drainRate) * time.Second
+}
 
 // A stallWriter writes an answer in chunks, each of which the client must
 // take within writeStall and all before end, so that a client that stops
@@ -105,8 +116,8 @@ func (s *stallWriter) abort() {
 var errCut = errors.New("answer cut short")
 
 func newStallWriter(w http.ResponseWriter, r *http.Request, end time.Time, cancel context.CancelFunc) *stallWriter {
-	_, ours := r.Context().Value(connKey{}).(*limitedConn)
-	return &stallWriter{w: w, rc: http.NewResponseController(w), end: end, cancel: cancel, stall: writeStall, ours: ours}
+	return &stallWriter{w: w, rc: http.NewResponseController(w), end: end, cancel: cancel, stall: writeStall,
+		ours: httpguard.Limited(r.Context())}
 }
 
 // setDeadline gives the client its stall time, and no more than until end, to

@@ -16,70 +16,110 @@ const backlogMetric = "/memory/classes/other:bytes"
 
 // runTrace records an execution trace into w, which streams it to the
 // client, for d or until ctx is done. The runtime keeps what w has not yet
-// taken in buffers outside the heap, and cannot even stop tracing until
-// the writer has taken the current generation; so when a slow client lets
-// more than MaxTraceBacklog pile up, the answer is cut off (w aborted, the
-// rest discarded) and the trace stopped. The answer is never cut before
-// its first write has reached the client, so a client always gets the
-// status line and the trace's first bytes, not a closed connection.
+// taken in buffers outside the heap, and cannot stop tracing before the
+// writer has taken what it holds. So when a slow client lets more than
+// MaxTraceBacklog pile up, the answer ends with the generation being sent
+// (see genWriter): the rest is discarded, so that the runtime can stop at
+// once, and the client gets a shorter trace, whole generations only, which
+// readers read to its end. Only if twice the backlog piles up before that
+// generation is sent (the client is far slower than the program) is the
+// answer cut off in the middle of it; readers then read the generations
+// before.
 func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
-	bw := &backlogWriter{w: w, limit: h.opts.maxTraceBacklog(), sample: []metrics.Sample{{Name: backlogMetric}}}
-	metrics.Read(bw.sample)
-	bw.base = bw.sample[0].Value.Uint64()
-	if err := trace.Start(bw); err != nil {
+	sample := []metrics.Sample{{Name: backlogMetric}}
+	metrics.Read(sample)
+	base := sample[0].Value.Uint64()
+	backlog := func() uint64 {
+		metrics.Read(sample)
+		return max(sample[0].Value.Uint64(), base) - base
+	}
+	gw := &genWriter{w: w}
+	if err := trace.Start(gw); err != nil {
 		return true, err
 	}
-	defer trace.Stop()
-	end := time.NewTimer(d)
-	defer end.Stop()
+	limit := h.opts.maxTraceBacklog()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	check := []metrics.Sample{{Name: backlogMetric}}
+	end := time.NewTimer(d)
+	defer end.Stop()
+record:
 	for {
 		select {
 		case <-ctx.Done():
-			return false, nil
+			break record
 		case <-end.C:
+			break record
+		case <-tick.C:
+			if backlog() > limit {
+				gw.last.Store(true)
+				break record
+			}
+		}
+	}
+	stopped := make(chan struct{})
+	go func() {
+		trace.Stop() // returns once the writer has taken what the runtime holds
+		close(stopped)
+	}()
+	for {
+		select {
+		case <-stopped:
 			return false, nil
 		case <-tick.C:
-			// The writer checks too, but cannot while a write blocks.
-			if bw.begun.Load() && bw.over(check) {
-				bw.abort()
-				return false, nil
+			if backlog() > 3*limit {
+				abort(w) // the rest is discarded
 			}
 		}
 	}
 }
 
-// A backlogWriter passes a trace to w, aborting w (if it can be) once the
-// runtime holds more than limit bytes beyond base and a first write has
-// gone through. The runtime's trace reader calls Write, so the check runs
-// as often as data flows, however busy the scheduler is.
-type backlogWriter struct {
-	w           io.Writer
-	base, limit uint64
-	sample      []metrics.Sample // Write's own
-	begun       atomic.Bool      // a write has returned: the answer has begun
+// A genWriter passes a trace on to w until last is set, then until the end
+// of the generation being sent, and discards the rest.
+type genWriter struct {
+	w       io.Writer
+	last    atomic.Bool // end the answer with the generation being sent
+	framer  genFramer
+	discard bool
 }
 
-func (b *backlogWriter) Write(p []byte) (int, error) {
-	if b.begun.Load() && b.over(b.sample) {
-		b.abort()
+func (g *genWriter) Write(p []byte) (int, error) {
+	if g.discard {
+		return len(p), nil
 	}
-	n, err := b.w.Write(p)
-	b.begun.Store(true)
-	return n, err
+	if g.last.Load() && g.framer.boundary {
+		g.discard = true
+		return len(p), nil
+	}
+	send := len(p)
+	if g.last.Load() {
+		for off := 0; off < len(p); {
+			n, end := g.framer.next(p[off:])
+			off += n
+			if end {
+				send, g.discard = off, true
+				break
+			}
+		}
+	} else {
+		g.frame(p)
+	}
+	if _, err := g.w.Write(p[:send]); err != nil {
+		g.discard = true // the runtime must go on: what cannot be sent is discarded
+	}
+	return len(p), nil
 }
 
-// over reports whether the backlog exceeds the limit, using sample.
-func (b *backlogWriter) over(sample []metrics.Sample) bool {
-	metrics.Read(sample)
-	now := sample[0].Value.Uint64()
-	return now > b.base && now-b.base > b.limit
+// frame follows p's batches, to know where generations end.
+func (g *genWriter) frame(p []byte) {
+	for len(p) > 0 {
+		n, _ := g.framer.next(p)
+		p = p[n:]
+	}
 }
 
-func (b *backlogWriter) abort() {
-	if a, ok := b.w.(interface{ abort() }); ok {
+// abort cuts w short, if it can be.
+func abort(w io.Writer) {
+	if a, ok := w.(interface{ abort() }); ok {
 		a.abort()
 	}
 }

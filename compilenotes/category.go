@@ -21,6 +21,8 @@ var Categories = []Category{
 		"use a constant size, or reuse a buffer sized once (a struct field or sync.Pool)"},
 	{"conversion", "string/[]byte conversion or concatenation",
 		"build the bytes once (append, strings.Builder) and convert once, or keep []byte throughout"},
+	{"map", "map allocated or grown on the heap",
+		"size the map once (make(map[K]V, n)) and reuse it with clear(m), or use a slice when the keys are small integers"},
 	{"address", "address taken and outlives the call",
 		"return or store a value instead of a pointer, or let the caller pass the memory in"},
 	{"interface", "passed to an interface or ...any",
@@ -28,7 +30,7 @@ var Categories = []Category{
 	{"append", "appended beyond capacity",
 		"preallocate with make(T, 0, n), or reuse the slice with s[:0]"},
 	{"callee", "allocated inside a called function",
-		"the callee allocates: use an appending variant (strconv.AppendFloat, fmt.Appendf) or reuse its result"},
+		"the function the line calls allocates what it returns: reuse its result, or call a variant that writes into memory you keep (each site's hint names one)"},
 	{"other", "other",
 		"no compiler note on this line: often a map growing as it fills (give make a size hint, or use a slice) or a runtime call; see perflab peek and list -compiler"},
 }
@@ -83,6 +85,8 @@ func classifyEscape(x, flow string) string {
 		return "too-large"
 	case x == "func literal" || strings.Contains(flow, "captured by a closure"):
 		return "closure"
+	case strings.HasPrefix(x, "make(map[") || strings.HasPrefix(x, "map["):
+		return "map"
 	case strings.HasPrefix(x, "make("):
 		if variableSlice(x) {
 			return "unknown-size"
@@ -97,7 +101,7 @@ func classifyEscape(x, flow string) string {
 		return "interface"
 	case strings.Contains(x, " + "):
 		return "conversion" // a concatenation: only strings are heap allocated by +
-	case strings.HasPrefix(x, "&") || strings.HasPrefix(x, "new(") || strings.HasPrefix(x, "[]") || strings.HasPrefix(x, "map["):
+	case strings.HasPrefix(x, "&") || strings.HasPrefix(x, "new(") || strings.HasPrefix(x, "[]"):
 		return "address"
 	}
 	// A plain value (a name, a call, a field) gets storage of its own

@@ -26,6 +26,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 )
 
 type point struct{ x, y int }
@@ -108,6 +109,13 @@ func other(i int) {
 	counts[i] = i // site: other
 }
 
+var labels map[string]string
+
+//go:noinline
+func mapAndRepeat(i int) {
+	labels = map[string]string{"k": strings.Repeat("x", 100+i%10)} // hints: a map literal and a callee
+}
+
 func main() {
 	runtime.MemProfileRate = 1
 	bufs, fns, strs = make([][]byte, 1), make([]func() int, 1), make([]string, 2)
@@ -120,6 +128,7 @@ func main() {
 		convert([]byte("abcdefghijklmnopqrstuvwxyz0123456789" + strconv.Itoa(i)))
 		callee(i)
 		other(i)
+		mapAndRepeat(i)
 		if i%50 == 0 {
 			large(i)
 			copyBlock()
@@ -233,24 +242,7 @@ func hasMessage(notes []compilenotes.Note, msg string) bool {
 
 func TestAnalyzeKnownProgram(t *testing.T) {
 	dir, lines := writeKnown(t)
-	bin := filepath.Join(t.TempDir(), "known")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = dir
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	prof := filepath.Join(t.TempDir(), "allocs.pprof")
-	if out, err := exec.Command(bin, prof).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", bin, err, out)
-	}
-	p := reporttest.ReadProfile(t, prof)
-	a, err := compilenotes.Analyze(context.Background(), p, compilenotes.AnalyzeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.BuildError != "" {
-		t.Fatal(a.BuildError)
-	}
+	p, a := analyzeKnown(t, dir)
 	file := filepath.Join(dir, "main.go")
 	for cat, line := range lines {
 		st := findSite(a, file, line)
@@ -282,6 +274,72 @@ func TestAnalyzeKnownProgram(t *testing.T) {
 	if want := total(p, "alloc_space"); sum != want || a.Total != want {
 		t.Errorf("sites sum to %d, total %d; the profile's alloc_space is %d", sum, a.Total, want)
 	}
+}
+
+// TestAnalyzeHintsApply: a line that both makes a map and calls
+// strings.Repeat has two sites; the map's is classified as a map (not as
+// an address to return by value), the callee's gets a hint naming
+// strings.Repeat and none of the line's notes, which are about the map.
+func TestAnalyzeHintsApply(t *testing.T) {
+	dir, _ := writeKnown(t)
+	line := markedLines("// hints: ")["a map literal and a callee"]
+	_, a := analyzeKnown(t, dir)
+	file := filepath.Join(dir, "main.go")
+	var lit, repeat *compilenotes.Site
+	for _, st := range a.Sites {
+		if st.File == file && st.Line == line {
+			switch st.Via {
+			case "":
+				lit = st
+			case "strings.Repeat":
+				repeat = st
+			}
+		}
+	}
+	if lit == nil || repeat == nil {
+		t.Fatalf("line %d: sites %+v and %+v", line, lit, repeat)
+	}
+	mapCat, _ := compilenotes.LookupCategory("map")
+	if lit.Category != "map" || lit.Hint != mapCat.Hint || !slices.ContainsFunc(lit.Reasons, func(r string) bool { return strings.HasPrefix(r, "map[string]string{...}") }) {
+		t.Errorf("the map literal: category %q, hint %q, reasons %q", lit.Category, lit.Hint, lit.Reasons)
+	}
+	if repeat.Category != "callee" || !strings.HasPrefix(repeat.Hint, "strings.Repeat allocates") || strings.Contains(repeat.Hint, "strconv") ||
+		slices.ContainsFunc(repeat.Reasons, func(r string) bool { return strings.Contains(r, "map[") }) {
+		t.Errorf("strings.Repeat: category %q, hint %q, reasons %q", repeat.Category, repeat.Hint, repeat.Reasons)
+	}
+	if st := findSite(a, file, markedLines("// site: ")["callee"]); st == nil || !strings.Contains(st.Hint, "strconv's Append") {
+		t.Errorf("strconv.Itoa's site: %+v", st)
+	}
+	var text strings.Builder
+	a.WriteText(&text, compilenotes.TextOptions{})
+	if !strings.Contains(text.String(), "        hint: "+repeat.Hint+"\n") {
+		t.Errorf("the text lacks the callee's hint:\n%s", text.String())
+	}
+}
+
+// analyzeKnown builds and runs knownSrc in dir and returns its profile
+// and the analysis of it.
+func analyzeKnown(t *testing.T, dir string) (*profile.Profile, *compilenotes.Analysis) {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "known")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	prof := filepath.Join(t.TempDir(), "allocs.pprof")
+	if out, err := exec.Command(bin, prof).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", bin, err, out)
+	}
+	p := reporttest.ReadProfile(t, prof)
+	a, err := compilenotes.Analyze(context.Background(), p, compilenotes.AnalyzeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.BuildError != "" {
+		t.Fatal(a.BuildError)
+	}
+	return p, a
 }
 
 func total(p *profile.Profile, typ string) int64 {

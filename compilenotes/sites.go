@@ -26,7 +26,10 @@ type Site struct {
 	Reasons  []string   `json:"reasons"`
 	Flows    [][]string `json:"flows,omitempty"` // the compiler's flow for each reason, where it gives one
 	Category string     `json:"category"`
-	inlined  bool       // Via was inlined into Func
+	// Hint is what usually removes such an allocation: the category's
+	// hint, or for a callee's, one that names the callee.
+	Hint    string `json:"hint"`
+	inlined bool   // Via was inlined into Func
 }
 
 // An Analysis is the allocation sites of a heap profile joined to the
@@ -182,15 +185,22 @@ func localDirs(sites []*Site, local func(string) bool) []string {
 	return dirs
 }
 
-// explain sets a site's reasons and category from its line's notes:
-// the escapes, variables moved to heap and sizes unknown at compile time,
-// and the inlining of the function it allocated through.
+// explain sets a site's reasons, category and hint from its line's
+// notes: the escapes, variables moved to heap and sizes unknown at compile
+// time, and the inlining of the function it allocated through. A site
+// whose called function allocated (not inlined, not one of the runtime's
+// allocation functions) is that callee's: the line's notes are about
+// other allocations and do not explain it.
 func explain(st *Site, notes []Note) {
 	st.Reasons = []string{}
+	rt := runtimeCategory(st.Via)
+	callee := st.Via != "" && !st.inlined && rt == ""
 	var alloc []Note
 	for _, n := range notes {
 		switch {
 		case n.Kind == Inlined && st.Via != "" && n.Message == "inlining call to "+shortFunc(st.Via):
+		case callee:
+			continue
 		case (n.Kind == MovedToHeap || n.Kind == Escape || n.Kind == NoEscape) && !static(n):
 			alloc = append(alloc, n)
 		default:
@@ -203,9 +213,13 @@ func explain(st *Site, notes []Note) {
 		st.Flows = nil
 	}
 	st.Category = classifyLine(alloc)
-	if st.Via != "" && !st.inlined {
+	switch {
+	case callee:
 		st.Category = "callee"
+	case st.Category == "other" && rt != "":
+		st.Category = rt
 	}
+	st.Hint = hintFor(st)
 }
 
 // static reports whether an escape note is about something that costs no

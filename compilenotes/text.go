@@ -47,7 +47,8 @@ func (a *Analysis) groups(sites []*Site) []*group {
 
 // WriteText writes the analysis as text: a header, then each category
 // with its share, its hint and its sites, heaviest first, each site with
-// its value, bytes, objects, function, file:line and the compiler's reasons.
+// its value, bytes, objects, function, file:line, the compiler's reasons
+// and its own hint where it is not the category's (a callee's names it).
 func (a *Analysis) WriteText(w io.Writer, o TextOptions) error {
 	unit := unitOf(a.SampleType)
 	fmt.Fprintf(w, "Type: %s\nTotal: %s\n", a.SampleType, formatValue(a.Total, unit))
@@ -96,6 +97,9 @@ func (a *Analysis) writeSite(w io.Writer, st *Site, o TextOptions) {
 				fmt.Fprintf(w, "            %s\n", f)
 			}
 		}
+	}
+	if c, _ := LookupCategory(st.Category); st.Hint != "" && st.Hint != c.Hint {
+		fmt.Fprintf(w, "        hint: %s\n", st.Hint)
 	}
 }
 

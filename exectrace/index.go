@@ -31,10 +31,11 @@ const (
 // generation begins at its earliest batch, as x/exp/trace's Sync event
 // does, and lasts until the next one begins.
 type Index struct {
-	header []byte
-	gens   []genSpan
-	origin trace.Time
-	last   []atomic.Int64 // per generation: its last event's time from origin, once read; 0 before
+	header  []byte
+	version int // the Go 1.N that wrote the trace
+	gens    []genSpan
+	origin  trace.Time
+	last    []atomic.Int64 // per generation: its last event's time from origin, once read; 0 before
 }
 
 type genSpan struct {
@@ -43,8 +44,24 @@ type genSpan struct {
 	minTs    uint64  // earliest batch timestamp, in ticks
 	maxTs    uint64  // latest batch timestamp, in ticks
 	freq     float64 // nanoseconds per tick; 0 until the frequency is read
+	snapshot bool    // its sync batch holds a clock snapshot
+	closed   bool    // its end-of-generation batch was read
 	start    trace.Time
 }
+
+// MaxGenerations bounds the generations ScanIndex indexes: three days of
+// a program traced without a break (the runtime starts a generation about
+// every second), and about 25 MB of index. A trace with more is refused.
+const MaxGenerations = 1 << 18
+
+// ErrCorrupt is the error, wrapped, of ScanIndex for a trace whose
+// generations are broken in a way no truncation explains: one that lacks
+// what the runtime writes in every generation (the clock's frequency and,
+// since Go 1.25, a clock snapshot), one that begins before the generation
+// before it or is numbered out of order, or more than MaxGenerations. The
+// generations before the broken one are indexed, but x/exp/trace stops
+// reading there too: perflab trace refuses such a trace.
+var ErrCorrupt = errors.New("corrupt trace")
 
 // Event codes inside batches, from x/exp/trace's internal/tracev2.
 const (
@@ -54,9 +71,13 @@ const (
 )
 
 // ScanIndex reads the batch headers of the trace in r, skipping their
-// contents but for the frequency of its clock, and returns where each
-// generation's bytes are and when it begins. Generations from the first
-// that lacks its frequency (a truncated trace) are left out, with an error.
+// contents but for the sync batches (the clock's frequency), and returns
+// where each generation's bytes are and when it begins. Generations from
+// the first that lacks its frequency (a truncated trace) are left out,
+// with an error. It checks each generation as it ends, as x/exp/trace
+// does, and stops at the first broken one with an error wrapping
+// ErrCorrupt, so that a crafted trace of millions of generations costs
+// neither time nor memory.
 func ScanIndex(r io.Reader) (*Index, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head := make([]byte, 16)
@@ -67,10 +88,11 @@ func ScanIndex(r io.Reader) (*Index, error) {
 	if m == nil {
 		return nil, notTrace(head)
 	}
-	if v, _ := strconv.Atoi(string(m[1])); v < MinGoVersion {
+	v, _ := strconv.Atoi(string(m[1]))
+	if v < MinGoVersion {
 		return nil, &VersionError{GoVersion: v}
 	}
-	ix := &Index{header: head}
+	ix := &Index{header: head, version: v}
 	off := int64(len(head))
 	var err error
 	for {
@@ -86,20 +108,34 @@ func ScanIndex(r io.Reader) (*Index, error) {
 			err = fmt.Errorf("batch at byte %d: %w", start, err)
 			break
 		}
-		ix.add(b, start, off)
+		if err = ix.add(b, start, off); err != nil {
+			break
+		}
 	}
 	return ix, ix.timeGenerations(err)
 }
 
-// add notes a batch read from bytes [start, end).
-func (ix *Index) add(b batchHeader, start, end int64) {
+// add notes a batch read from bytes [start, end), checking a generation
+// once it ends: at its end-of-generation batch (Go 1.26+), or when the
+// next begins.
+func (ix *Index) add(b batchHeader, start, end int64) error {
+	k := len(ix.gens)
 	if b.endOfGen { // belongs to the last generation
-		if k := len(ix.gens); k > 0 {
-			ix.gens[k-1].end = end
+		if k == 0 {
+			return fmt.Errorf("byte %d: %w: an end of generation before any generation", start, ErrCorrupt)
 		}
-		return
+		ix.gens[k-1].end, ix.gens[k-1].closed = end, true
+		return ix.check(k - 1)
 	}
-	if k := len(ix.gens); k == 0 || ix.gens[k-1].gen != b.gen {
+	if k == 0 || ix.gens[k-1].gen != b.gen || ix.gens[k-1].closed {
+		if k > 0 && ix.version < 26 { // the previous one ended here
+			if err := ix.check(k - 1); err != nil {
+				return err
+			}
+		}
+		if k == MaxGenerations {
+			return fmt.Errorf("byte %d: %w: more than %d generations", start, ErrCorrupt, MaxGenerations)
+		}
 		ix.gens = append(ix.gens, genSpan{gen: b.gen, off: start})
 	}
 	g := &ix.gens[len(ix.gens)-1]
@@ -111,6 +147,30 @@ func (ix *Index) add(b batchHeader, start, end int64) {
 	if b.freq > 0 {
 		g.freq = 1e9 / float64(b.freq)
 	}
+	g.snapshot = g.snapshot || b.snapshot
+	return nil
+}
+
+// check refuses generation i, which has ended, if it lacks what the
+// runtime writes in every generation or contradicts the one before it,
+// and drops it from the index.
+func (ix *Index) check(i int) error {
+	g := ix.gens[i]
+	var why string
+	switch {
+	case g.freq == 0:
+		why = "no clock frequency"
+	case ix.version >= 25 && !g.snapshot:
+		why = "no clock snapshot"
+	case i > 0 && g.gen <= ix.gens[i-1].gen:
+		why = fmt.Sprintf("numbered %d after %d", g.gen, ix.gens[i-1].gen)
+	case i > 0 && float64(g.minTs)*g.freq < float64(ix.gens[i-1].minTs)*ix.gens[i-1].freq:
+		why = "it begins before the generation before it"
+	default:
+		return nil
+	}
+	ix.gens = ix.gens[:i]
+	return fmt.Errorf("generation at byte %d: %w: %s", g.off, ErrCorrupt, why)
 }
 
 // timeGenerations sets when each generation begins, dropping those from
@@ -127,6 +187,13 @@ func (ix *Index) timeGenerations(err error) error {
 			break
 		}
 		g.start = trace.Time(float64(g.minTs) * g.freq)
+		if i > 0 && g.start < ix.gens[i-1].start { // the last, unchecked, generation
+			ix.gens = ix.gens[:i]
+			if err == nil {
+				err = fmt.Errorf("generation at byte %d: %w: it begins before the generation before it", g.off, ErrCorrupt)
+			}
+			break
+		}
 	}
 	if len(ix.gens) > 0 {
 		ix.origin = ix.gens[0].start
@@ -141,6 +208,7 @@ type batchHeader struct {
 	gen      uint64
 	ts       uint64 // base timestamp, in ticks
 	freq     uint64 // ticks per second, if the batch gives it
+	snapshot bool   // the batch holds a clock snapshot
 	endOfGen bool
 }
 
@@ -188,7 +256,7 @@ func scanBatch(br *bufio.Reader) (batchHeader, error) {
 		if err != nil {
 			return b, io.ErrUnexpectedEOF
 		}
-		b.freq = frequency(data)
+		b.freq, b.snapshot = frequency(data)
 		return b, nil
 	}
 	d, err := br.Discard(int(size))
@@ -201,8 +269,9 @@ func scanBatch(br *bufio.Reader) (batchHeader, error) {
 
 // frequency reads the ticks per second from the data of a sync batch
 // (Go 1.25+: EvSync, then EvFrequency and EvClockSnapshot in any order)
-// or a frequency batch (Go 1.22 to 1.24); 0 if it is not there.
-func frequency(data []byte) uint64 {
+// or a frequency batch (Go 1.22 to 1.24), 0 if it is not there, and
+// whether the batch holds a clock snapshot.
+func frequency(data []byte) (freq uint64, snapshot bool) {
 	r := bytes.NewReader(data)
 	if data[0] == wireSync {
 		r.ReadByte()
@@ -210,23 +279,24 @@ func frequency(data []byte) uint64 {
 	for {
 		ev, err := r.ReadByte()
 		if err != nil {
-			return 0
+			return freq, snapshot
 		}
 		switch ev {
 		case wireFrequency:
 			f, err := binary.ReadUvarint(r)
 			if err != nil {
-				return 0
+				return freq, snapshot
 			}
-			return f
+			freq = f
 		case wireClockSnapshot:
 			for range 4 {
 				if _, err := binary.ReadUvarint(r); err != nil {
-					return 0
+					return freq, snapshot
 				}
 			}
+			snapshot = true
 		default:
-			return 0
+			return freq, snapshot
 		}
 	}
 }
@@ -261,13 +331,18 @@ func (ix *Index) GenerationBytes(i int) (offset, end int64) { return ix.gens[i].
 func (ix *Index) GenerationTimes(i int) (start, end time.Duration) {
 	g := ix.gens[i]
 	start = time.Duration(g.start - ix.origin)
-	if t := ix.last[i].Load(); t > 0 {
-		return start, time.Duration(t)
+	switch t := ix.last[i].Load(); {
+	case t > 0:
+		end = time.Duration(t)
+	case i+1 < len(ix.gens):
+		end = time.Duration(ix.gens[i+1].start - ix.origin)
+	default:
+		end = time.Duration(trace.Time(float64(g.maxTs)*g.freq) - ix.origin)
 	}
-	if i+1 < len(ix.gens) {
-		return start, time.Duration(ix.gens[i+1].start - ix.origin)
-	}
-	return start, max(start, time.Duration(trace.Time(float64(g.maxTs)*g.freq)-ix.origin))
+	// A damaged trace can put the next generation, or the last event,
+	// before this generation's start; a generation never ends before it
+	// begins.
+	return start, max(start, end)
 }
 
 // NoteEnd tells the Index the time of generation i's last event, from the

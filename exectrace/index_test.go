@@ -2,13 +2,17 @@ package exectrace_test
 
 import (
 	"bytes"
+	"errors"
 	"math"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/exp/trace"
 
 	"github.com/perflab/perflab/exectrace"
+	"github.com/perflab/perflab/internal/tracegen/craft"
 )
 
 // TestReadWindowMatchesFullPass: the tiles of a window read through the
@@ -59,7 +63,8 @@ func TestScanIndexBadInput(t *testing.T) {
 }
 
 // FuzzScanIndex scans any bytes: no panic, and generations that lie within
-// the input.
+// the input, which a window read reads. The read is in one goroutine, to
+// a Tiler, so that each input costs its own events only.
 func FuzzScanIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ix, err := exectrace.ScanIndex(bytes.NewReader(data))
@@ -70,8 +75,13 @@ func FuzzScanIndex(f *testing.F) {
 			if from, to := ix.GenerationTimes(i); to < from {
 				t.Errorf("generation %d ends at %v, before it begins at %v", i, to, from)
 			}
+			if off, end := ix.GenerationBytes(i); off < 0 || end < off || end > int64(len(data)) {
+				t.Errorf("generation %d at bytes %d to %d of %d", i, off, end, len(data))
+			}
 		}
-		ix.ReadWindow(bytes.NewReader(data), 0, 1<<62, exectrace.NewAnalyzer())
+		if n := ix.Generations(); n > 0 {
+			ix.ReadGenerationsInline(bytes.NewReader(data), 0, n, ix.Tiler(0, 1<<62, 100))
+		}
 	})
 }
 
@@ -130,5 +140,65 @@ func (s *syncTimes) Event(ev *trace.Event) {
 		s.before = append(s.before, s.last)
 	} else {
 		s.last = ev.Time()
+	}
+}
+
+// crafted returns testdata/small.trace followed by n generations of
+// package craft.
+func crafted(t *testing.T, n int, o craft.Options) []byte {
+	t.Helper()
+	small, err := os.ReadFile("testdata/small.trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := bytes.NewBuffer(small)
+	if err := craft.Append(buf, n, o); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestScanIndexRefusesCraftedGenerations appends generations of one sync
+// batch each to a real trace, as the hostile trace of issue 24.8 does (5.36
+// million of them made perflab web index 1 GB, show a trace of negative
+// length and read for days): ScanIndex stops at the first that lacks a
+// clock snapshot, begins before the one before it or is one too many,
+// with ErrCorrupt, and keeps only the real trace's generations.
+func TestScanIndexRefusesCraftedGenerations(t *testing.T) {
+	real, err := exectrace.ScanIndex(bytes.NewReader(crafted(t, 0, craft.Options{})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := func(i int) uint64 { return 1<<60 + uint64(i)*1e6 } // after the real trace, a millisecond apart
+	for _, tc := range []struct {
+		name string
+		n    int
+		o    craft.Options
+		why  string
+	}{
+		{"no clock snapshot", 1000, craft.Options{First: 1 << 20, Tick: later}, "no clock snapshot"},
+		{"the clock goes back", 1000, craft.Options{First: 1 << 20, Snapshot: true}, "begins before the generation before it"},
+		{"numbered back", 1000, craft.Options{First: 1, Snapshot: true, Tick: later}, "numbered 1 after"},
+		{"too many", exectrace.MaxGenerations, craft.Options{First: 1 << 20, Snapshot: true, Tick: later}, "more than 262144 generations"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ix, err := exectrace.ScanIndex(bytes.NewReader(crafted(t, tc.n, tc.o)))
+			if !errors.Is(err, exectrace.ErrCorrupt) || !strings.Contains(err.Error(), tc.why) {
+				t.Errorf("err = %v, want ErrCorrupt: %s", err, tc.why)
+			}
+			if ix == nil {
+				t.Fatal("no index")
+			}
+			want := real.Generations()
+			if tc.name == "too many" {
+				want = exectrace.MaxGenerations
+			}
+			if ix.Generations() != want {
+				t.Errorf("%d generations indexed, want %d", ix.Generations(), want)
+			}
+			if _, end := ix.GenerationTimes(ix.Generations() - 1); end < 0 {
+				t.Errorf("the trace ends %v after it begins", end)
+			}
+		})
 	}
 }

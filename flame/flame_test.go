@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -311,7 +313,9 @@ func testSearchAndSandwich(t *testing.T, pr *reporttest.Profiles) {
 }
 
 // checkZoom zooms three levels down the widest frames: each zoom root
-// keeps its value, and a path past the tree stops at its longest prefix.
+// keeps its value; a path of the tree's frames past what any sample has
+// stops at its longest prefix, and a path naming a frame the tree does not
+// have is an error (a bad URL parameter).
 func checkZoom(t *testing.T, tree *flame.Tree) {
 	t.Helper()
 	v, _ := tree.View(flame.Query{})
@@ -329,8 +333,11 @@ func checkZoom(t *testing.T, tree *flame.Tree) {
 			checkView(t, z)
 		}
 	}
-	z, err := tree.View(flame.Query{Path: append(path, "no such frame")})
-	if err != nil || len(z.Path) != len(path) {
-		t.Errorf("zoom past the tree: path %q (err %v), want the longest prefix %q", z.Path, err, path)
+	z, err := tree.View(flame.Query{Path: append(slices.Clone(path), path[0], path[0], path[0])})
+	if err != nil || len(z.Path) < len(path) || !slices.Equal(z.Path[:len(path)], path) {
+		t.Errorf("zoom past the tree: path %q (err %v), want a prefix starting %q", z.Path, err, path)
+	}
+	if _, err := tree.View(flame.Query{Path: append(path, "no such frame")}); err == nil || !strings.Contains(err.Error(), `no frame named "no such frame"`) {
+		t.Errorf("zoom to a frame the tree does not have: %v", err)
 	}
 }

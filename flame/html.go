@@ -49,6 +49,9 @@ type HTMLOptions struct {
 	Query Query
 	// Orientation is "icicle" (root on top, the default) or "flame".
 	Orientation string
+	// BaseName names the base profile of a diff: the graph's legend and
+	// the page's heading say what it is compared with.
+	BaseName string
 }
 
 // WriteHTML writes a self-contained HTML page drawing t's flame graph:
@@ -61,9 +64,15 @@ func WriteHTML(w io.Writer, t *Tree, o HTMLOptions) error {
 		return err
 	}
 	data := struct {
-		Title, Legend string
-		Fragment      template.HTML
-	}{o.Title, joinLines(o.Legend), template.HTML(frag.String())}
+		Title, Legend, Base string
+		Fragment            template.HTML
+	}{o.Title, joinLines(o.Legend), "", template.HTML(frag.String())}
+	if t.Diff {
+		data.Base = o.BaseName
+		if data.Base == "" {
+			data.Base = "a base profile"
+		}
+	}
 	return htmlpage.Render(w, pageTemplate, data)
 }
 
@@ -78,7 +87,7 @@ func WriteFragment(w io.Writer, t *Tree, o HTMLOptions) error {
 	if err != nil {
 		return err
 	}
-	opts, err := json.Marshal(map[string]any{"orientation": o.Orientation, "query": jsQuery(o.Query)})
+	opts, err := json.Marshal(map[string]any{"orientation": o.Orientation, "query": jsQuery(o.Query), "baseName": o.BaseName})
 	if err != nil {
 		return err
 	}

@@ -19,8 +19,10 @@ const DefaultMaxFrames = 40_000
 // A Query selects what a View shows.
 type Query struct {
 	// Path names the frames from the root down to the zoom root; empty
-	// is the root. When no sample has the whole path, the longest prefix
-	// that some sample has is used (View.Path says which).
+	// is the root. A name the tree has no frame of is an error; when no
+	// sample has the whole path (frames of the tree in another order, as
+	// a refinement leaves an old zoom), the longest prefix that some
+	// sample has is used (View.Path says which).
 	Path []string
 	// MinWidth is the narrowest frame kept, as a fraction of the zoom
 	// root's value; 0 means DefaultMinWidth.
@@ -95,6 +97,11 @@ type Frame struct {
 func (t *Tree) View(q Query) (*View, error) {
 	if q.MinWidth < 0 || q.MinWidth > 1 || q.MaxDepth < 0 || q.MaxFrames < 0 {
 		return nil, errors.New("min width must be in [0, 1], max depth and max frames not negative")
+	}
+	for _, name := range q.Path {
+		if _, ok := t.byName[name]; !ok {
+			return nil, fmt.Errorf("parameter %s: no frame named %q", ParamPath, name)
+		}
 	}
 	if q.MinWidth == 0 {
 		q.MinWidth = DefaultMinWidth

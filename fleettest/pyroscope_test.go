@@ -11,9 +11,9 @@ import (
 	_ "github.com/grafana/pyroscope-go" // testdata/pyroapp is built with it: keep it in go.mod
 
 	"github.com/perflab/perflab/ingest"
-	"github.com/perflab/perflab/internal/memstore"
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/store"
+	"github.com/perflab/perflab/store/storetest"
 )
 
 // TestPyroscopeGoSDK runs a real program instrumented with Pyroscope's Go
@@ -27,7 +27,7 @@ func TestPyroscopeGoSDK(t *testing.T) {
 	if out, err := exec.Command(testprog.Oracle(t, "go"), "build", "-o", bin, "./testdata/pyroapp").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	st := memstore.New(store.Limits{})
+	st := storetest.NewRecorder(storetest.NewReference(store.Limits{}))
 	h := ingest.NewHandler(st, ingest.Options{})
 	srv := httptest.NewServer(h)
 	defer srv.Close()

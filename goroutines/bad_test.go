@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -75,7 +76,10 @@ func TestLongLine(t *testing.T) {
 
 // TestCutEverywhere cuts a real dump at every byte: each prefix is read
 // without error once it holds a goroutine header, groups what is whole,
-// and is noted as cut when it ends mid-line.
+// and is noted as cut when it ends mid-line, unless its last line ends a
+// stack (a creator's location, or that of main.main below which
+// GOTRACEBACK=all prints no frame): a whole dump saved without its last
+// end of line is not cut.
 func TestCutEverywhere(t *testing.T) {
 	out := runProg(t, []string{"GOTRACEBACK=all"}, "panic")
 	first := bytes.Index(out, []byte("]:\n")) + 3
@@ -84,8 +88,12 @@ func TestCutEverywhere(t *testing.T) {
 		if err := goroutines.Read("cut", bytes.NewReader(out[:n]), d, goroutines.Options{}); err != nil {
 			t.Fatalf("cut at %d: %v", n, err)
 		}
-		if out[n-1] != '\n' && !strings.Contains(strings.Join(d.Notes, "\n"), "ends mid-line") {
-			t.Fatalf("cut at %d: no note in %q", n, d.Notes)
+		noted := strings.Contains(strings.Join(d.Notes, "\n"), "ends mid-line")
+		if out[n-1] != '\n' && !noted && !endsStack(out[:n]) {
+			t.Fatalf("cut at %d: no note in %q (%q)", n, d.Notes, out[max(0, n-80):n])
+		}
+		if noted && (out[n-1] == '\n' || endsStack(out[:n])) {
+			t.Fatalf("cut at %d, after a whole line or stack: note %q (%q)", n, d.Notes, out[max(0, n-80):n])
 		}
 		for _, g := range d.Groups {
 			for _, f := range g.Frames {
@@ -94,5 +102,37 @@ func TestCutEverywhere(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+var locationLine = regexp.MustCompile(`^\t\S.*:\d+( |$)`)
+
+// endsStack reports whether the last line of dump is the location of a
+// creator or of main.main, which end a stack at GOTRACEBACK=all.
+func endsStack(dump []byte) bool {
+	lines := strings.Split(string(dump), "\n")
+	if len(lines) < 2 || !locationLine.MatchString(lines[len(lines)-1]) {
+		return false
+	}
+	call := lines[len(lines)-2]
+	return strings.HasPrefix(call, "created by ") || call == "main.main()"
+}
+
+// escapeDump is a panic whose message and label hold terminal escape
+// sequences (clear the screen, set the clipboard through OSC 52, ended by
+// BEL), as a program can print.
+const escapeDump = "panic: \x1b[2Jowned \x1b]52;c;ZXZpbA==\x07\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/app/main.go:12 +0x1d\n" +
+	"\ngoroutine 7 [chan receive]:\n{x: \"\x1b[31mred\"}\nmain.wait()\n\t/src/app/main.go:20 +0x2e\n"
+
+// TestEscapesAreText reads a dump that holds escape sequences: it is a
+// dump (it used to be refused as binary data), and the sequences are kept
+// for the output to sanitize.
+func TestEscapesAreText(t *testing.T) {
+	d := goroutines.NewDump()
+	if err := goroutines.Read("escapes.txt", strings.NewReader(escapeDump), d, goroutines.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if d.Total != 2 || !strings.Contains(d.Panic, "\x1b]52;c;") {
+		t.Errorf("read %d goroutines, panic %q", d.Total, d.Panic)
 	}
 }

@@ -6,12 +6,39 @@ import (
 )
 
 // Compare sets each group's BaseCount from the same group of base, the
-// dump taken earlier. Groups of base that have gone are not added.
+// dump taken earlier (its last snapshot, if its input held several).
+// Groups of base that have gone are not added. Every snapshot of d is
+// compared with it.
 func (d *Dump) Compare(base *Dump) {
+	if n := len(base.Snapshots); n > 0 {
+		base = base.Snapshots[n-1]
+	}
+	for _, sn := range d.Snapshots {
+		sn.compare(base)
+	}
+	d.compare(base)
+}
+
+func (d *Dump) compare(base *Dump) {
+	baseIDs := make(map[int64]string) // the base's goroutines whose ids are known, and their group
+	for _, b := range base.Groups {
+		for _, id := range b.IDs {
+			baseIDs[id] = b.key
+		}
+	}
 	for _, g := range d.Groups {
 		g.baseSeen = true
 		if b, ok := base.index[g.key]; ok {
 			g.BaseCount = b.Count
+		}
+		g.moved = 0
+		if g.Count > len(g.IDs) {
+			continue // not every id is known
+		}
+		for _, id := range g.IDs {
+			if k, ok := baseIDs[id]; ok && k != g.key {
+				g.moved++ // the same goroutine, in another state or place
+			}
 		}
 	}
 	d.compared = true
@@ -20,7 +47,8 @@ func (d *Dump) Compare(base *Dump) {
 // A Finding is a group that looks leaked.
 type Finding struct {
 	Group *Group
-	// Grew is how many goroutines the group gained since the base dump.
+	// Grew is how many goroutines the group gained since the base dump,
+	// not counting goroutines of the base that moved into it.
 	Grew int
 	// Certain reports goroutines the runtime's leak detector reported.
 	Certain bool
@@ -33,13 +61,23 @@ type Finding struct {
 // Leaks returns the groups that look leaked, most goroutines first: those
 // the runtime reported as leaked (certain); with a base (see Compare),
 // those that grew, a likely leak when they have also waited at least
-// longWait minutes; without one, those that have waited that long.
+// longWait minutes; without one, those that have waited that long. A
+// goroutine of the base dump that is now in another group (the same id in
+// another state or place) is not growth. A
+// group of one connection's goroutines (see Group.Connection) that grew
+// without waiting long is not reported: they come and go with the
+// connections open when the dump was taken, the dump's own request among
+// them.
 func (d *Dump) Leaks(longWait int) []Finding {
 	var fs []Finding
 	for _, g := range d.Groups {
-		f := Finding{Group: g, Grew: g.Count - g.BaseCount}
+		f := Finding{Group: g, Grew: g.Count - g.BaseCount - g.moved}
 		long := g.WaitMax >= longWait && g.WaitMax > 0
 		switch {
+		case g.Folded > 0 && g.Leaked == 0: // "other": its growth names no group
+			continue
+		case g.Leaked == 0 && !long && g.Connection():
+			continue
 		case g.Leaked > 0:
 			f.Certain = true
 			f.Text = fmt.Sprintf("%s in %s%s: leaked (reported by the runtime's leak detector)", plural(g.Leaked, "goroutine"), g.Top().Func, describeWait(g, longWait))
@@ -55,6 +93,43 @@ func (d *Dump) Leaks(longWait int) []Finding {
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// connectionCreators are the functions that start the goroutines of one
+// network connection in net/http: a server's per-connection goroutine, the
+// read it starts while a handler runs, a client connection's dial and its
+// read and write loops, and HTTP/2's.
+var connectionCreators = []string{
+	"net/http.(*Server).Serve",
+	"net/http.(*connReader).startBackgroundRead",
+	"net/http.(*Transport).dialConn",
+	"net/http.(*Transport).dialConnFor",
+	"net/http.(*Transport).queueForDial",
+	"net/http.(*http2Server).ServeConn",
+	"net/http.(*http2serverConn).serve",
+	"net/http.(*http2Transport).newClientConn",
+	"net/http.(*http2ClientConn).goRun",
+	"golang.org/x/net/http2.(*Server).ServeConn",
+	"golang.org/x/net/http2.(*serverConn).serve",
+	"golang.org/x/net/http2.(*Transport).newClientConn",
+	"golang.org/x/net/http2.(*ClientConn).goRun",
+}
+
+// Connection reports whether the group's goroutines each belong to one
+// network connection of net/http (or x/net/http2), by the function that
+// created them: they live as long as their connection, and a dump taken
+// over HTTP holds its own.
+func (g *Group) Connection() bool {
+	if g.CreatedBy == nil {
+		return false
+	}
+	fn := strings.TrimSuffix(g.CreatedBy.Func, ".gowrap1")
+	for _, c := range connectionCreators {
+		if fn == c || strings.HasPrefix(fn, c+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // describeWait says what the group waits on, for how long, and who made it:

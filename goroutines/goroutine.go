@@ -83,8 +83,10 @@ type Goroutine struct {
 	// CreatorID is the id of the goroutine that ran that go statement
 	// (Go 1.21+ "created by ... in goroutine N"); 0 when not printed.
 	CreatorID int64
-	// Elided counts frames the runtime left out ("...N frames elided...").
-	Elided int
+	// Elided counts frames the runtime left out ("...N frames elided..."),
+	// and ElidedAt is where: the elided frames came before Frames[ElidedAt]
+	// (len(Frames) when they were the last).
+	Elided, ElidedAt int
 	// Truncated reports a stack cut short: the dump ended inside it, or a
 	// frame's line was missing.
 	Truncated bool

@@ -27,8 +27,9 @@ type Group struct {
 	CreatedBy *Frame
 	// Frames are the shared calls, innermost first.
 	Frames []Frame
-	// Elided counts frames the runtime left out of the first goroutine.
-	Elided int
+	// Elided counts frames the runtime left out of the first goroutine,
+	// before Frames[ElidedAt] (see Goroutine.ElidedAt).
+	Elided, ElidedAt int
 	// Truncated counts goroutines whose stack was cut short.
 	Truncated int
 	// IDs holds the ids of the first goroutines (at most MaxIDs).
@@ -39,9 +40,14 @@ type Group struct {
 	// Example is the first goroutine of the group, with its argument
 	// words.
 	Example *Goroutine
+	// Folded is, for the group "other" that the group budget makes of
+	// the groups with the fewest goroutines (see Dump.MaxBytes), how many
+	// groups it holds; 0 for every other group. It has no frames.
+	Folded int
 
 	key      string // what Add groups by (see groupKey)
 	baseSeen bool   // Compare set BaseCount
+	moved    int    // goroutines of the base dump, by id, that were in another group there
 }
 
 // MaxIDs bounds Group.IDs.
@@ -55,8 +61,12 @@ func (g *Group) Stdlib(i int) bool { return g.Frames[i].Stdlib() }
 func (g *Group) UserFrame() int { return g.Example.UserFrame() }
 
 // Top returns the function a reader names the group by: the first frame
-// in user code, else the innermost one.
+// in user code, else the innermost one; "(other groups)" for the group
+// the budget folds small groups into.
 func (g *Group) Top() Frame {
+	if g.Folded > 0 {
+		return Frame{Func: "(other groups)"}
+	}
 	if i := g.UserFrame(); i >= 0 {
 		return g.Frames[i]
 	}
@@ -76,16 +86,33 @@ type Dump struct {
 	PanicGoroutine int64
 	// Groups are sorted: the panicking group first, then by count.
 	Groups []*Group
+	// Races are the data race reports read, grouped by the locations of
+	// their two accesses, most reports first.
+	Races []*RaceGroup
+	// Snapshots are the dumps that followed the first in the same input
+	// (a program that panicked twice, a log with two SIGQUIT dumps; see
+	// Scanner.Snapshot), each grouped on its own, in the input's order.
+	// The Dump itself holds the first.
+	Snapshots []*Dump
 	// Notes say what was cut or skipped, one sentence each.
 	Notes []string
+	// MaxBytes is the group budget: a bound on the memory the groups
+	// hold, 0 for DefaultMaxBytes. Past it, the groups with the fewest
+	// goroutines are folded into one group, "other" (Group.Folded), and a
+	// note says so; set it before the first Add.
+	MaxBytes int64
 
-	index    map[string]*Group
-	key      []byte
-	compared bool // Compare was called
+	index     map[string]*Group
+	raceIndex map[string]*RaceGroup
+	key       []byte
+	compared  bool  // Compare was called
+	bytes     int64 // what the groups hold, as groupBytes estimates
+	foldedMax int   // the largest group folded into "other"
+	foldNote  int   // the index of the note about folding in Notes, -1 before
 }
 
 // NewDump returns an empty Dump to Add goroutines to.
-func NewDump() *Dump { return &Dump{index: make(map[string]*Group)} }
+func NewDump() *Dump { return &Dump{index: make(map[string]*Group), foldNote: -1} }
 
 // Add counts g into its group. g is not kept: Add copies what the group
 // needs, so that a Scanner's goroutine may be passed.
@@ -99,6 +126,7 @@ func (d *Dump) Add(g *Goroutine) {
 		grp.key = string(k)
 		d.index[grp.key] = grp
 		d.Groups = append(d.Groups, grp)
+		defer d.spend(grp) // once it counts g
 	} else {
 		grp.Labels = commonLabels(grp.Labels, g.Labels)
 		grp.WaitMin = min(grp.WaitMin, g.WaitMinutes)
@@ -127,7 +155,7 @@ func (d *Dump) Add(g *Goroutine) {
 func newGroup(g *Goroutine) *Group {
 	c := g.Clone()
 	grp := &Group{State: g.State, WaitMin: g.WaitMinutes, WaitMax: g.WaitMinutes,
-		Labels: c.Labels, CreatedBy: c.CreatedBy, Frames: c.Frames, Elided: g.Elided, Example: c}
+		Labels: c.Labels, CreatedBy: c.CreatedBy, Frames: c.Frames, Elided: g.Elided, ElidedAt: g.ElidedAt, Example: c}
 	if g.ID != 0 {
 		grp.IDs = []int64{g.ID}
 	}
@@ -172,14 +200,25 @@ func commonLabels(have, want []Label) []Label {
 }
 
 // Sort orders the groups: the panicking one first, then by count, then by
-// the name of their top frame.
+// the name of their top frame, "other" (see Dump.MaxBytes) last; and the
+// race groups by count. The snapshots are sorted too.
 func (d *Dump) Sort() {
+	d.sortRaces()
+	for _, sn := range d.Snapshots {
+		sn.Sort()
+	}
 	slices.SortStableFunc(d.Groups, func(a, b *Group) int {
 		if (a.Panic != "") != (b.Panic != "") {
 			if a.Panic != "" {
 				return -1
 			}
 			return 1
+		}
+		if (a.Folded > 0) != (b.Folded > 0) {
+			if a.Folded > 0 {
+				return 1
+			}
+			return -1
 		}
 		if c := cmp.Compare(b.Count, a.Count); c != 0 {
 			return c

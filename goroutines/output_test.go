@@ -3,6 +3,7 @@ package goroutines_test
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,8 +41,12 @@ func TestHTML(t *testing.T) {
 // TestRuntimeCap reads a debug=2 dump cut at 64 MB, where net/http/pprof
 // stops: the note says goroutines are missing.
 func TestRuntimeCap(t *testing.T) {
-	block := []byte("goroutine 7 [chan receive]:\nmain.worker(0xc000012345)\n\t/src/app/main.go:20 +0x2a\ncreated by main.main in goroutine 1\n\t/src/app/main.go:8 +0x44\n\n")
-	data := bytes.Repeat(block, (64<<20)/len(block)+1)[:64<<20]
+	block := []byte("goroutine 1000000 [chan receive]:\nmain.worker(0xc000012345)\n\t/src/app/main.go:20 +0x2a\ncreated by main.main in goroutine 1\n\t/src/app/main.go:8 +0x44\n\n")
+	var data []byte
+	for id := 1000000; len(data) < 64<<20; id++ { // ids as a dump has them: each once
+		data = append(data, bytes.Replace(block, []byte("1000000"), []byte(strconv.Itoa(id)), 1)...)
+	}
+	data = data[:64<<20]
 	d := goroutines.NewDump()
 	if err := goroutines.Read("big", bytes.NewReader(data), d, goroutines.Options{}); err != nil {
 		t.Fatal(err)

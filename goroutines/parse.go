@@ -34,6 +34,7 @@ func (s *Scanner) header(line []byte) bool {
 	if !ok {
 		return false
 	}
+	s.seen(id)
 	s.reset(id)
 	s.states(inside)
 	after = bytes.TrimSpace(bytes.TrimSuffix(after, []byte(":")))
@@ -185,9 +186,13 @@ func (s *Scanner) body() {
 		indented := len(t) < len(s.line)
 		switch {
 		case len(t) == 0:
+			if s.eof && s.partial { // indentation, then the end
+				s.cut = true
+				g.Truncated = true
+			}
 			s.finish()
 			return
-		case isHeader(t):
+		case isHeader(t), !indented && startsDump(t):
 			s.unread()
 			s.finish()
 			return
@@ -203,16 +208,55 @@ func (s *Scanner) body() {
 			if err != nil {
 				n = 1 // "...additional frames elided..."
 			}
+			if g.Elided == 0 {
+				g.ElidedAt = len(g.Frames)
+			}
 			g.Elided += n
 		case isCall(t):
 			s.frame(t)
-		case runtimeLine(t), s.eof && s.partial: // a register, or the line a cut ends in
+		case runtimeLine(t):
+		case s.eof && s.partial: // the line a cut ends in
+			s.cut = true
 		default:
 			s.skipped++
 		}
+		if s.eof && s.partial && !s.cut && !s.stackEnded(t) {
+			s.cut = true // the input ends mid-line, and the stack may go on
+		}
 	}
-	g.Truncated = g.Truncated || s.partial
+	g.Truncated = g.Truncated || s.cut
 	s.finish()
+}
+
+// stackEnded reports whether line t, the goroutine's last, ends its stack:
+// the location of its creator, or of the outermost frame of the main
+// goroutine (main.main, runtime.main, runtime.goexit).
+func (s *Scanner) stackEnded(t []byte) bool {
+	g := &s.g
+	if g.CreatedBy != nil {
+		return g.CreatedBy.File != ""
+	}
+	n := len(g.Frames)
+	if n == 0 || g.Frames[n-1].File == "" || !bytes.HasPrefix(s.line, []byte("\t")) && !bytes.HasPrefix(s.line, []byte(" ")) {
+		return false
+	}
+	switch g.Frames[n-1].Func {
+	case "main.main", "runtime.main", "runtime.goexit":
+		return true
+	}
+	return false
+}
+
+// startsDump reports whether t is the first line of another dump: a panic
+// or fatal error message, SIGQUIT's line, a goroutine profile's header or
+// a data race report.
+func startsDump(t []byte) bool {
+	for _, p := range [...]string{"panic: ", "fatal error: ", "SIGQUIT: ", "goroutine profile: total ", "goroutineleak profile: total ", raceHeader} {
+		if bytes.HasPrefix(t, []byte(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 // isHeader reports whether t may be a goroutine header.
@@ -227,6 +271,7 @@ func (s *Scanner) finish() {
 		g.Truncated = true
 		if s.eof {
 			g.Frames = g.Frames[:n-1] // cut mid-frame: keep what is whole
+			g.ElidedAt = min(g.ElidedAt, n-1)
 		}
 	}
 	if g.CreatedBy != nil && g.CreatedBy.File == "" && s.eof {
@@ -253,6 +298,9 @@ func (s *Scanner) frame(line []byte) {
 	if len(s.g.Frames) < maxFrames {
 		s.g.Frames = append(s.g.Frames, f)
 	} else {
+		if s.g.Elided == 0 {
+			s.g.ElidedAt = maxFrames
+		}
 		s.g.Elided++
 	}
 }
@@ -287,22 +335,43 @@ func (s *Scanner) fileLine(b []byte) bool {
 	if f == nil {
 		return false
 	}
+	file, line, ok := s.location(b)
+	if ok {
+		f.File, f.Line = file, line
+	}
+	return ok
+}
+
+// location reads "/src/main.go:12 +0x1d", with or without what follows
+// the line number (" +0x1d", " fp=... sp=... pc=...", or a part of them
+// where a dump was cut). A line number too large for an int keeps its
+// text in the file, "main.go:99999999999999999999", and line 0.
+func (s *Scanner) location(b []byte) (file string, line int, ok bool) {
+	b = b[:min(len(b), maxName)]
 	if i := bytes.Index(b, []byte(" +0x")); i >= 0 {
 		b = b[:i]
 	} else if i := bytes.Index(b, []byte(" fp=")); i >= 0 {
 		b = b[:i]
 	}
-	b = b[:min(len(b), maxName)]
 	colon := bytes.LastIndexByte(b, ':')
 	if colon <= 0 {
-		return false
+		return "", 0, false
 	}
-	n, err := strconv.Atoi(string(b[colon+1:]))
-	if err != nil || n < 0 {
-		return false
+	digits := b[colon+1:]
+	n := 0
+	for n < len(digits) && '0' <= digits[n] && digits[n] <= '9' {
+		n++
 	}
-	f.File, f.Line = s.str(b[:colon]), n
-	return true
+	// What may follow the number once " +0x..." and " fp=..." are cut
+	// off: nothing, or the start of one of them where the input ends.
+	if rest := digits[n:]; n == 0 || !bytes.HasPrefix([]byte(" +0x"), rest) && !bytes.HasPrefix([]byte(" fp="), rest) {
+		return "", 0, false
+	}
+	v, err := strconv.Atoi(string(digits[:n]))
+	if err != nil { // a line number past any int
+		return s.str(b[:colon+1+n]), 0, true
+	}
+	return s.str(b[:colon]), v, true
 }
 
 // lastFrame returns the frame or creator waiting for its file line.
@@ -331,40 +400,47 @@ func (s *Scanner) record(line []byte) bool {
 	s.reset(0)
 	s.g.Count = n
 	s.g.Leaked = s.profile == "goroutineleak"
+	whole := false // the last line read was a whole frame
 	for s.next() {
 		l := s.line
 		if len(l) == 0 || l[0] != '#' {
 			s.unread()
-			break
+			return true
 		}
+		whole = false
 		if lb, ok := bytes.CutPrefix(l, []byte("# labels: ")); ok {
 			s.g.Labels = parseLabels(lb, s.g.Labels)
 			continue
 		}
-		s.recordFrame(l)
+		whole = s.recordFrame(l)
 	}
-	if s.eof && s.partial {
+	if s.eof && s.partial && !whole {
+		s.cut = true // the input ends mid-line, in a frame or before any
 		s.g.Truncated = true
 	}
 	return true
 }
 
-// recordFrame reads "#\t0x4a2b64\tmain.f+0x24\t/x.go:10".
-func (s *Scanner) recordFrame(l []byte) {
+// recordFrame reads "#\t0x4a2b64\tmain.f+0x24\t/x.go:10", and reports
+// whether it held a whole frame.
+func (s *Scanner) recordFrame(l []byte) bool {
 	parts := bytes.Split(l, []byte("\t"))
 	if len(parts) < 4 {
-		return
+		return false
 	}
 	fn := parts[2]
 	if i := bytes.LastIndex(fn, []byte("+0x")); i > 0 {
 		fn = fn[:i]
 	}
 	if len(s.g.Frames) >= maxFrames {
+		if s.g.Elided == 0 {
+			s.g.ElidedAt = maxFrames
+		}
 		s.g.Elided++
-		return
+		return true
 	}
 	s.g.Frames = append(s.g.Frames, Frame{Func: s.str(fn)})
-	s.fileLine(parts[len(parts)-1])
+	return s.fileLine(parts[len(parts)-1])
 }
 
 // indexOutsideLabels returns the index of the first ", " of b that is not

@@ -58,30 +58,55 @@ func Read(name string, r io.Reader, d *Dump, opts Options) error {
 	}
 	s := NewScanner(br)
 	s.MaxLine = opts.MaxLine
-	n, total := 0, 0
+	n, total, races := 0, 0, 0
+	cur, snap, merged := d, 0, 0
 	for s.Scan() {
+		if s.Snapshot() != snap { // another dump in the same input
+			snap, total = s.Snapshot(), 0
+			if len(d.Snapshots) < MaxSnapshots-1 {
+				cur = NewDump()
+				d.Snapshots = append(d.Snapshots, cur)
+			} else {
+				merged++ // bounded: a hostile input of repeated ids
+			}
+		}
+		if r := s.Race(); r != nil {
+			cur.AddRace(r)
+			races++
+			continue
+		}
 		g := s.Goroutine()
 		// A goroutineleak profile at debug=2 holds every goroutine, the
 		// leaked ones marked: Leaked applies to profile records only.
 		g.Leaked = g.Leaked || (opts.Leaked && g.ID == 0)
-		d.Add(g)
+		cur.Add(g)
 		n++
 		total += max(g.Count, 0)
 	}
 	if err := s.Err(); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if n == 0 {
+	if n == 0 && races == 0 {
 		return fmt.Errorf("%s: %w: no goroutine header in %d lines", name, ErrNotDump, s.Lines())
 	}
 	d.noteScan(name, s, total)
+	if merged > 0 {
+		d.Notes = append(d.Notes, fmt.Sprintf("%s: %d more dumps were grouped together with dump %d (at most %d are kept apart)", name, merged, MaxSnapshots, MaxSnapshots))
+	}
 	return nil
 }
 
+// MaxSnapshots bounds the dumps of one input that Read groups apart (see
+// Dump.Snapshots); the goroutines of further ones join the last.
+const MaxSnapshots = 100
+
 // noteScan records what a scan cut or skipped.
 func (d *Dump) noteScan(name string, s *Scanner, read int) {
-	if s.EndsMidLine() {
+	if s.Cut() {
 		d.Notes = append(d.Notes, fmt.Sprintf("%s: the dump ends mid-line after %d bytes: it was cut short; the last goroutine is partial", name, s.Bytes()))
+	}
+	if n := len(d.Snapshots); n > 0 {
+		d.Notes = append(d.Notes, fmt.Sprintf("%s holds %d dumps (a panic, a fatal error, SIGQUIT output or a goroutine profile each): each is grouped on its own", name, n+1))
 	}
 	if s.Bytes() == runtimeCap {
 		d.Notes = append(d.Notes, fmt.Sprintf("%s: the dump is exactly 64 MB, the runtime's cap for debug=2: goroutines past it are missing", name))
@@ -95,7 +120,10 @@ func (d *Dump) noteScan(name string, s *Scanner, read int) {
 }
 
 // isBinary reports whether an input starting with head is binary: gzip, or
-// bytes that are not text.
+// bytes that are not text. The escape sequences a program can print in a
+// panic message or a label (ESC, and BEL, which ends some) are text: the
+// dump is read, and what perflab prints of it is sanitized on a terminal
+// (and escaped in HTML) like any other name.
 func isBinary(head []byte) bool {
 	if bytes.HasPrefix(head, []byte{0x1f, 0x8b}) {
 		return true
@@ -105,7 +133,7 @@ func isBinary(head []byte) bool {
 		if r == utf8.RuneError && size == 1 && len(head) >= utf8.UTFMax {
 			return true
 		}
-		if r < ' ' && r != '\n' && r != '\r' && r != '\t' {
+		if r < ' ' && r != '\n' && r != '\r' && r != '\t' && r != '\x1b' && r != '\a' {
 			return true
 		}
 		head = head[size:]

@@ -3,7 +3,9 @@ package goroutines_test
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -107,10 +109,24 @@ func TestRealElided(t *testing.T) {
 	if g.Elided == 0 || len(g.Frames) < 100 || g.Frames[len(g.Frames)-1].Func != "main.main" {
 		t.Errorf("elided %d, %d frames, last %+v", g.Elided, len(g.Frames), g.Frames[len(g.Frames)-1])
 	}
+	// The marker stands where the runtime printed it, between the
+	// innermost frames and the outermost ones, not under the stack.
+	before := bytes.Count(out[:bytes.Index(out, []byte("frames elided..."))], []byte("\n\t/"))
+	if g.ElidedAt != before || g.ElidedAt == 0 || g.ElidedAt >= len(g.Frames) {
+		t.Errorf("elided before frame %d of %d, the input has %d frames before its marker", g.ElidedAt, len(g.Frames), before)
+	}
 	var b strings.Builder
 	d.WriteText(&b, goroutines.TextOptions{})
-	if !strings.Contains(b.String(), "frames elided") {
-		t.Errorf("the text does not say frames were elided:\n%s", b.String())
+	text := b.String()
+	marker := fmt.Sprintf("...%d frames elided...", g.Elided)
+	i, j := strings.Index(text, marker), strings.LastIndex(text, "main.recurse ")
+	if i < 0 || j < i || strings.Count(text[:i], "main.recurse ") != before {
+		t.Errorf("the text does not show %q after the first %d frames:\n%s", marker, before, text)
+	}
+	var h bytes.Buffer
+	d.WriteHTML(&h, goroutines.HTMLOptions{})
+	if k := strings.Index(h.String(), marker); k < 0 || strings.Count(h.String()[:k], "main.recurse<") != before {
+		t.Errorf("the HTML does not show %q after the first %d frames", marker, before)
 	}
 }
 
@@ -127,23 +143,7 @@ func TestRealLabels(t *testing.T) {
 
 // TestRealSIGQUIT sends SIGQUIT to a program with 50 parked workers.
 func TestRealSIGQUIT(t *testing.T) {
-	bin, _ := prog(t)
-	cmd := exec.Command(bin, "park", "50")
-	stdout, _ := cmd.StdoutPipe()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(stdout).ReadString('\n')
-	if line != "ready\n" {
-		cmd.Process.Kill()
-		t.Fatalf("program said %q", line)
-	}
-	time.Sleep(50 * time.Millisecond) // let the workers park
-	cmd.Process.Signal(syscall.SIGQUIT)
-	cmd.Wait()
-	d := read(t, "sigquit", stderr.Bytes())
+	d := read(t, "sigquit", sigquitDump(t, 50))
 	if !strings.HasPrefix(d.Panic, "SIGQUIT") && d.Panic != "" {
 		t.Errorf("panic %q", d.Panic)
 	}
@@ -158,6 +158,29 @@ func TestRealSIGQUIT(t *testing.T) {
 	if m.Count != 3 || m.State != "sync.Mutex.Lock" {
 		t.Errorf("mutex waiters: %d in %q", m.Count, m.State)
 	}
+}
+
+// sigquitDump runs the test program with n parked workers, sends it
+// SIGQUIT and returns what it printed on its standard error.
+func sigquitDump(t *testing.T, n int) []byte {
+	t.Helper()
+	bin, _ := prog(t)
+	cmd := exec.Command(bin, "park", strconv.Itoa(n))
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if line != "ready\n" {
+		cmd.Process.Kill()
+		t.Fatalf("program said %q", line)
+	}
+	time.Sleep(50 * time.Millisecond) // let the workers park
+	cmd.Process.Signal(syscall.SIGQUIT)
+	cmd.Wait()
+	return stderr.Bytes()
 }
 
 // TestRealStack reads runtime.Stack(all) text, as debug=2 serves it.

@@ -13,9 +13,14 @@ import (
 // traceback comes near it, and a longer one means the input is not a dump.
 const DefaultMaxLine = 1 << 20
 
-// maxInterned bounds the bytes of names a Scanner shares between
-// goroutines: a program's functions and files take far less.
+// maxInterned bounds the memory of the names a Scanner shares between
+// goroutines, each counted with the entry that holds it (internEntry): a
+// program's functions and files take far less.
 const maxInterned = 32 << 20
+
+// internEntry is what a name costs in the intern table besides its bytes:
+// a million short distinct names used to take three times maxInterned.
+const internEntry = 64
 
 // ErrLineTooLong is the error of a Scanner that met a line longer than its
 // MaxLine.
@@ -52,6 +57,12 @@ type Scanner struct {
 	total    int    // the total a debug=1 profile's header announces
 	skipped  int
 	saw      bool // a line that belongs to a dump was seen
+	cut      bool // the input ended inside a goroutine, mid-line (see Cut)
+
+	snapshot int            // the current snapshot (see Snapshot)
+	inSnap   int            // goroutines read in it
+	ids      map[int64]bool // their ids, to see a second dump start
+	race     *Race          // the race report the last Scan read, or nil
 }
 
 // NewScanner returns a Scanner reading r.
@@ -78,8 +89,27 @@ func (s *Scanner) Lines() int { return s.lineNo }
 func (s *Scanner) Bytes() int64 { return s.bytes }
 
 // EndsMidLine reports whether the input ended without an end of line, as a
-// dump cut short does.
+// dump cut short does, but also a whole dump saved without its last end of
+// line (see Cut).
 func (s *Scanner) EndsMidLine() bool { return s.partial }
+
+// Cut reports whether the input ended mid-line inside a goroutine whose
+// stack was not whole: the last line could not be read, or it was not
+// the end of a stack (a "created by" location, or the location of
+// main.main, runtime.main or runtime.goexit). A dump saved without its
+// last end of line is not cut.
+func (s *Scanner) Cut() bool { return s.cut }
+
+// Snapshot returns the number of the dump the last goroutine read belongs
+// to, from 0: an input may hold several (a program that panicked twice, a
+// log with two SIGQUIT dumps). A new one starts at a panic or fatal error
+// message, a "SIGQUIT: quit" line or a goroutine profile's header that
+// follows goroutines, and at a goroutine id seen before in the current one.
+func (s *Scanner) Snapshot() int { return s.snapshot }
+
+// Race returns the data race report the last Scan read, or nil when it
+// read a goroutine. It is overwritten by the next call to Scan.
+func (s *Scanner) Race() *Race { return s.race }
 
 // ProfileTotal returns the total a debug=1 goroutine profile's first line
 // announces ("goroutine profile: total 6"), or -1 if none was read.
@@ -157,17 +187,18 @@ func (s *Scanner) str(b []byte) string {
 		return v
 	}
 	v := string(b)
-	if s.interned+len(v) > maxInterned { // bounded: a hostile input of distinct names
+	if s.interned+len(v)+internEntry > maxInterned { // bounded: a hostile input of distinct names
 		return v
 	}
-	s.interned += len(v)
+	s.interned += len(v) + internEntry
 	s.intern[v] = v
 	return v
 }
 
-// Scan reads the next goroutine. It returns false at the end of the input
-// or on an error (see Err).
+// Scan reads the next goroutine, or data race report (see Race). It
+// returns false at the end of the input or on an error (see Err).
 func (s *Scanner) Scan() bool {
+	s.race = nil
 	for s.next() {
 		line := s.line
 		t := bytes.TrimLeft(line, " \t")
@@ -176,10 +207,16 @@ func (s *Scanner) Scan() bool {
 			s.inPanic = false
 		case bytes.HasPrefix(t, []byte("goroutine ")) && s.header(t):
 			s.saw = true
+			s.inSnap++
 			s.body()
 			return true
 		case s.profile != "" && s.record(line):
 			s.saw = true
+			s.inSnap++
+			return true
+		case string(t) == raceHeader:
+			s.saw = true
+			s.readRace()
 			return true
 		case s.preamble(line, t):
 			s.saw = true
@@ -190,6 +227,33 @@ func (s *Scanner) Scan() bool {
 	return false
 }
 
+// newSnapshot starts the next dump of the input, if goroutines were read
+// in the current one.
+func (s *Scanner) newSnapshot() {
+	if s.inSnap == 0 {
+		return
+	}
+	s.snapshot++
+	s.inSnap = 0
+	clear(s.ids)
+}
+
+// seen records goroutine id in the current snapshot; an id seen before
+// starts a new one. Goroutine 0 (each thread's g0 in a crash) and
+// profile records, which have no id, do not count.
+func (s *Scanner) seen(id int64) {
+	if id == 0 {
+		return
+	}
+	if s.ids == nil {
+		s.ids = make(map[int64]bool)
+	}
+	if s.ids[id] {
+		s.newSnapshot()
+	}
+	s.ids[id] = true
+}
+
 // preamble reads a line that comes before the goroutines: a panic or
 // fatal error message and its continuation, a profile's header, or one of
 // the runtime's lines around a crash, which carry nothing to group.
@@ -198,9 +262,14 @@ func (s *Scanner) preamble(line, t []byte) bool {
 		s.addPanic(line) // "\tpanic: again", "[signal SIGSEGV: ...]"
 		return true
 	}
+	if bytes.HasPrefix(line, []byte("SIGQUIT: ")) {
+		s.newSnapshot() // another SIGQUIT dump
+		return true
+	}
 	for _, p := range [...]string{"panic: ", "fatal error: ", "fatal: "} {
 		if bytes.HasPrefix(t, []byte(p)) {
 			if !s.inPanic {
+				s.newSnapshot() // another panic
 				s.panic = s.panic[:0]
 			}
 			s.addPanic(t)
@@ -210,6 +279,7 @@ func (s *Scanner) preamble(line, t []byte) bool {
 	}
 	for _, p := range [...]string{"goroutine profile: total ", "goroutineleak profile: total "} {
 		if rest, ok := bytes.CutPrefix(line, []byte(p)); ok {
+			s.newSnapshot() // another profile
 			s.profile = p[:bytes.IndexByte([]byte(p), ' ')]
 			s.total, _ = strconv.Atoi(string(rest))
 			return true
@@ -231,7 +301,7 @@ func (s *Scanner) addPanic(line []byte) {
 // and register lines of a crash, "runtime stack:", scheduler traces.
 func runtimeLine(line []byte) bool {
 	for _, p := range [...]string{"SIG", "PC=", "signal arrived", "runtime stack:", "runtime: ", "exit status ", "-----",
-		"[originating from goroutine ", "goroutine running on other thread"} {
+		"[originating from goroutine ", "goroutine running on other thread", "=================="} {
 		if bytes.HasPrefix(line, []byte(p)) {
 			return true
 		}

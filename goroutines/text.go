@@ -25,25 +25,22 @@ type TextOptions struct {
 }
 
 // WriteText writes the dump compactly: the panic, then one block per group
-// with its count first, then the leak findings and the notes.
+// with its count first, then the leak findings, the data races, and the
+// notes. An input that held several dumps is written one after the other,
+// each under a "Dump N of M" line.
 func (d *Dump) WriteText(w io.Writer, o TextOptions) error {
 	bw := bufio.NewWriter(w)
 	if o.LongWait <= 0 {
 		o.LongWait = 1
 	}
-	if d.Panic != "" {
-		fmt.Fprintf(bw, "%s\n", d.Panic)
-	}
-	fmt.Fprintf(bw, "%s in %s\n", plural(d.Total, "goroutine"), plural(len(d.Groups), "group"))
-	for _, g := range d.Groups {
-		bw.WriteString("\n")
-		writeGroup(bw, g, o)
-	}
-	if leaks := d.Leaks(o.LongWait); len(leaks) > 0 {
-		bw.WriteString("\nLeaks:\n")
-		for _, f := range leaks {
-			fmt.Fprintf(bw, "  %s\n", f.Text)
+	for i, sn := range append([]*Dump{d}, d.Snapshots...) {
+		if len(d.Snapshots) > 0 {
+			if i > 0 {
+				bw.WriteString("\n")
+			}
+			fmt.Fprintf(bw, "== Dump %d of %d\n", i+1, len(d.Snapshots)+1)
 		}
+		sn.writeSnapshot(bw, o)
 	}
 	if len(d.Notes) > 0 {
 		bw.WriteString("\nNotes:\n")
@@ -54,10 +51,39 @@ func (d *Dump) WriteText(w io.Writer, o TextOptions) error {
 	return bw.Flush()
 }
 
+// writeSnapshot writes one dump of the input without the notes.
+func (d *Dump) writeSnapshot(bw *bufio.Writer, o TextOptions) {
+	if d.Panic != "" {
+		fmt.Fprintf(bw, "%s\n", d.Panic)
+	}
+	if d.Total > 0 || len(d.Races) == 0 {
+		fmt.Fprintf(bw, "%s in %s\n", plural(d.Total, "goroutine"), plural(len(d.Groups), "group"))
+	}
+	for _, g := range d.Groups {
+		bw.WriteString("\n")
+		writeGroup(bw, g, o)
+	}
+	if leaks := d.Leaks(o.LongWait); len(leaks) > 0 {
+		bw.WriteString("\nLeaks:\n")
+		for _, f := range leaks {
+			fmt.Fprintf(bw, "  %s\n", f.Text)
+		}
+	}
+	if len(d.Races) > 0 {
+		if d.Total > 0 {
+			bw.WriteString("\n")
+		}
+		d.writeRaces(bw)
+	}
+}
+
 // Heading is a group's first line without its count: "[chan receive,
 // 5-12 minutes, 3 locked to thread] {pattern: "GET /"}".
 func (g *Group) Heading() string {
 	var parts []string
+	if g.Folded > 0 {
+		parts = append(parts, fmt.Sprintf("other: %s folded by the group budget", plural(g.Folded, "group")))
+	}
 	if g.State != "" {
 		parts = append(parts, g.State)
 	}
@@ -110,12 +136,15 @@ func writeGroup(w *bufio.Writer, g *Group, o TextOptions) {
 		user = g.UserFrame()
 	}
 	for i, f := range g.Frames {
+		if g.Elided > 0 && i == g.ElidedAt {
+			fmt.Fprintf(w, "    ...%d frames elided...\n", g.Elided)
+		}
 		writeFrame(w, f, i == user, o)
 		if i == user && o.Args {
 			writeArgs(w, g.Example.Frames[i], o)
 		}
 	}
-	if g.Elided > 0 {
+	if g.Elided > 0 && g.ElidedAt >= len(g.Frames) {
 		fmt.Fprintf(w, "    ...%d frames elided...\n", g.Elided)
 	}
 	if g.Truncated > 0 {

@@ -9,14 +9,14 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/internal/cputime"
-	"github.com/perflab/perflab/internal/memstore"
 	"github.com/perflab/perflab/internal/profgen"
 	"github.com/perflab/perflab/store"
+	"github.com/perflab/perflab/store/storetest"
 )
 
 // discard is a store that checks what it is given, as a store's Write
 // does, and keeps nothing, so that the benchmark measures ingest alone.
-type discard struct{ *memstore.Store }
+type discard struct{ store.Store }
 
 func (discard) Write(_ context.Context, ps ...store.Profile) error {
 	for _, p := range ps {
@@ -43,7 +43,7 @@ func BenchmarkIngest(b *testing.B) {
 	}
 	p.TimeNanos, p.DurationNanos = time.Now().UnixNano(), 10e9
 	body, ct := formBody(b, encode(b, p), nil)
-	h := NewHandler(discard{memstore.New(store.Limits{})}, Options{})
+	h := NewHandler(discard{storetest.NewReference(store.Limits{})}, Options{})
 	target := PathIngest + "?" + ingestQuery("checkout{env=prod,pod=checkout-7d9f}", time.Now(), time.Now().Add(10*time.Second)).Encode()
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()

@@ -17,15 +17,15 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/perflab/perflab/internal/memstore"
 	"github.com/perflab/perflab/store"
+	"github.com/perflab/perflab/store/storetest"
 )
 
-// newServer serves a Handler writing to a new memstore on a loopback
-// listener.
-func newServer(t testing.TB, opts Options) (*Handler, *memstore.Store, *httptest.Server) {
+// newServer serves a Handler writing to a new Reference store, through a
+// Recorder, on a loopback listener.
+func newServer(t testing.TB, opts Options) (*Handler, *storetest.Recorder, *httptest.Server) {
 	t.Helper()
-	st := memstore.New(opts.Limits)
+	st := storetest.NewRecorder(storetest.NewReference(opts.Limits))
 	h := NewHandler(st, opts)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

@@ -64,6 +64,10 @@ func TestPush(t *testing.T) {
 				store.NewLabels("__name__", "process_cpu", "service_name", "api", "pod", "a"),
 				store.NewLabels("__name__", "goroutines", "service_name", "unknown_service", "region", "eu"),
 			}
+			series, err := st.Series(context.Background(), store.Selection{})
+			if err != nil || len(series) != 2 || series[0].Compare(want[2]) != 0 || series[1].Compare(want[0]) != 0 {
+				t.Errorf("the store's series: %v, %v; want %s and %s", series, err, want[2], want[0])
+			}
 			for i, p := range got {
 				if p.Labels.Compare(want[i]) != 0 {
 					t.Errorf("profile %d: labels %s, want %s", i, p.Labels, want[i])

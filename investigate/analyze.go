@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/goroutines"
+	"github.com/perflab/perflab/loadgen"
 	"github.com/perflab/perflab/report"
 )
 
@@ -48,6 +49,7 @@ func (r *runner) analyze() {
 func (r *runner) analyzeLoad() {
 	rep := r.rep
 	rep.results = r.results
+	rep.Rate, rep.Workers = r.o.Load.Rate, cmp.Or(r.o.Load.C, loadgen.DefaultC)
 	for i, res := range r.results {
 		u := URLLoad{URL: res.URL, Method: r.o.Load.Method, Responses: res.Responses, Errors: res.ErrorCount,
 			RPS: res.RPS(), Seconds: res.Elapsed.Seconds(), Latency: Quantiles{

@@ -14,8 +14,9 @@
 // report.json, report.txt and a self-contained report.html.
 //
 // The report joins the steps' numbers: throughput and latency (one HDR
-// histogram over all responses, corrected for coordinated omission at a
-// fixed rate), CPU top (package report's, as go tool pprof prints it),
+// histogram over all responses, from each request's intended send time at
+// a fixed rate, -q, from its send time in a closed loop), each URL's
+// rounds, CPU top (package report's, as go tool pprof prints it),
 // allocation sites (the first frame of the program's own code on each
 // allocating stack, with the library function it called), bytes and
 // objects allocated per request, GC cycles per 1000 requests and their

@@ -51,6 +51,9 @@ func allocFinding(s AllocSite, memCost float64) Finding {
 	if len(s.Reasons) > 0 {
 		ev += "; the compiler says: " + strings.Join(s.Reasons, "; ")
 	}
+	if s.CategoryTitle != "" {
+		ev += "; " + s.CategoryTitle + ": " + s.Hint
+	}
 	return Finding{Kind: "alloc", Title: title, Evidence: ev,
 		Where: fmt.Sprintf("%s:%d", s.File, s.Line), Effect: s.BytesShare * memCost}
 }

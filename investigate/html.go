@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"html/template"
 	"io"
+	"math"
 	"path/filepath"
 
 	"github.com/google/pprof/profile"
@@ -34,31 +35,55 @@ func (r *runner) flame() template.HTML {
 	return h
 }
 
-// charts are the report's charts: latency histogram, throughput of the
-// rounds, and the live heap at each GC.
+// charts are the report's charts: latency histogram, throughput and mean
+// latency of the rounds (one series per URL: loading one URL after the
+// other is no change over time), and the live heap at each GC.
 func charts(rep *Report) []chart.Chart {
 	var hx, hy chart.Values
 	for _, b := range rep.Histogram {
 		hx, hy = append(hx, b.Le), append(hy, float64(b.Count))
 	}
-	var rx, ry, rl chart.Values
-	for i, rd := range rep.Rounds {
-		rx, ry, rl = append(rx, float64(i+1)), append(ry, rd.RPS), append(rl, rd.MeanLatency)
-	}
+	rx, rps, lat := roundSeries(rep)
 	var gx, live, goal chart.Values
 	for _, p := range rep.GC.Heap {
 		gx, live, goal = append(gx, p.Seconds), append(live, float64(p.Live)), append(goal, float64(p.Goal))
 	}
 	return []chart.Chart{
-		{Title: "Latency histogram", XLabel: "latency up to", XUnit: chart.Seconds, YLabel: "responses", Unit: chart.Count,
+		{Title: "Latency histogram" + rep.histogramMode(), XLabel: "latency up to", XUnit: chart.Seconds, YLabel: "responses", Unit: chart.Count,
 			X: hx, Series: []chart.Series{{Label: "responses", Style: chart.Bars, Y: hy}}},
 		{Title: "Throughput by round", XLabel: "round", XUnit: chart.Count, YLabel: "req/s", Unit: chart.Count,
-			X: rx, Series: []chart.Series{{Label: "req/s", Y: ry, Style: chart.Points}}},
+			X: rx, Series: rps},
 		{Title: "Mean latency by round", XLabel: "round", XUnit: chart.Count, YLabel: "latency", Unit: chart.Seconds,
-			X: rx, Series: []chart.Series{{Label: "mean latency", Y: rl, Style: chart.Points}}},
+			X: rx, Series: lat},
 		{Title: "Live heap at each GC (whole run)", XLabel: "time since start", XUnit: chart.Seconds, YLabel: "heap", Unit: chart.Bytes,
 			X: gx, Series: []chart.Series{{Label: "live", Y: live}, {Label: "goal", Y: goal}}},
 	}
+}
+
+// roundSeries returns the rounds' numbers (1, 2, ...) and, for each URL,
+// the throughput and mean latency of its rounds, NaN past its last.
+func roundSeries(rep *Report) (x chart.Values, rps, lat []chart.Series) {
+	byURL := rep.roundsByURL()
+	n := 0
+	for _, rds := range byURL {
+		n = max(n, len(rds))
+	}
+	for i := range n {
+		x = append(x, float64(i+1))
+	}
+	for i, rds := range byURL {
+		label := rep.URLs[i].Method + " " + rep.URLs[i].URL
+		r, l := chart.Series{Label: label, Style: chart.Points}, chart.Series{Label: label, Style: chart.Points}
+		for j := range n {
+			v, m := math.NaN(), math.NaN()
+			if j < len(rds) {
+				v, m = rds[j].RPS, rds[j].MeanLatency
+			}
+			r.Y, l.Y = append(r.Y, v), append(l.Y, m)
+		}
+		rps, lat = append(rps, r), append(lat, l)
+	}
+	return x, rps, lat
 }
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
@@ -113,7 +138,7 @@ func FlameGraphs(cpu, base *profile.Profile) (template.HTML, error) {
 			return "", err
 		}
 		buf.WriteString("<h3>Differential flame graph against the base run, the base scaled to this run's total (red: a larger share of the CPU, blue: a smaller)</h3>\n")
-		o := flame.HTMLOptions{ID: "flame-diff", Orientation: "flame", Query: flame.Query{Normalize: true}}
+		o := flame.HTMLOptions{ID: "flame-diff", Orientation: "flame", Query: flame.Query{Normalize: true}, BaseName: "the base run's CPU profile"}
 		if err := flame.WriteFragment(&buf, d, o); err != nil {
 			return "", err
 		}

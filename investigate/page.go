@@ -39,7 +39,7 @@ table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: righ
 <h2>Allocations</h2>
 <p>{{bytes .R.AllocBytesPerRequest}} and {{printf "%.1f" .R.AllocsPerRequest}} objects allocated per request.</p>
 <table id="allocs"><tr><th>bytes</th><th>per request</th><th class="l">site</th><th class="l">calls</th><th class="l">compiler's reasons</th></tr>
-{{range .R.AllocTop}}<tr><td>{{pct .BytesShare}}</td><td>{{bytes .BytesPerReq}}</td><td class="l">{{.Func}} ({{base .File}}:{{.Line}})</td><td class="l">{{.Callee}}</td><td class="l">{{range .Reasons}}{{.}}<br>{{end}}</td></tr>
+{{range .R.AllocTop}}<tr><td>{{pct .BytesShare}}</td><td>{{bytes .BytesPerReq}}</td><td class="l">{{.Func}} ({{base .File}}:{{.Line}})</td><td class="l">{{.Callee}}</td><td class="l">{{range .Reasons}}{{.}}<br>{{end}}{{if .CategoryTitle}}{{.CategoryTitle}}: {{.Hint}}{{end}}</td></tr>
 {{end}}</table>
 <h2>Goroutines</h2>
 <p>{{.R.Goroutines.Start}} at the start, {{.R.Goroutines.End}} at the end.</p>

@@ -14,17 +14,21 @@ type Report struct {
 	Pprof   string    `json:"pprof"`
 	Dir     string    `json:"dir"`
 
-	Headline      string      `json:"headline"`
-	WarmupRPS     float64     `json:"warmup_rps"`
-	WindowSeconds float64     `json:"window_seconds"`
-	Requests      int64       `json:"requests"`
-	Errors        int64       `json:"errors"`
-	RPS           float64     `json:"rps"`
-	Latency       Quantiles   `json:"latency_seconds"`
-	Histogram     []Bucket    `json:"latency_histogram"`
-	Rounds        []Round     `json:"rounds"`
-	CPU           CPUReport   `json:"cpu"`
-	CPUTop        []FuncShare `json:"cpu_top"`
+	Headline      string    `json:"headline"`
+	WarmupRPS     float64   `json:"warmup_rps"`
+	WindowSeconds float64   `json:"window_seconds"`
+	Requests      int64     `json:"requests"`
+	Errors        int64     `json:"errors"`
+	RPS           float64   `json:"rps"`
+	Latency       Quantiles `json:"latency_seconds"`
+	Histogram     []Bucket  `json:"latency_histogram"`
+	// Rate is the fixed rate of the load in requests per second over
+	// all workers (-q), 0 for a closed loop; Workers is -c.
+	Rate    float64     `json:"rate_rps"`
+	Workers int         `json:"workers"`
+	Rounds  []Round     `json:"rounds"`
+	CPU     CPUReport   `json:"cpu"`
+	CPUTop  []FuncShare `json:"cpu_top"`
 
 	AllocBytesPerRequest float64     `json:"alloc_bytes_per_request"`
 	AllocsPerRequest     float64     `json:"allocs_per_request"`
@@ -117,9 +121,11 @@ type FuncShare struct {
 }
 
 // An AllocSite is a place in the program's code where memory was
-// allocated in the measured window: the first frame of the program's own
-// code on the allocating stack, and the library function it called, if
-// the allocation happened there.
+// allocated in the measured window, and the library function it called if
+// the allocation happened there: perflab escapes's site (the innermost
+// line of the program's own source) when the source is on this machine,
+// else the first frame of the program's own code (a main package or an
+// import path with a domain) on the allocating stack.
 type AllocSite struct {
 	Func        string   `json:"func"`
 	File        string   `json:"file"`
@@ -130,6 +136,12 @@ type AllocSite struct {
 	BytesShare  float64  `json:"bytes_share"`
 	BytesPerReq float64  `json:"bytes_per_request"`
 	Reasons     []string `json:"reasons"`
+	// Category, CategoryTitle and Hint are package compilenotes's for
+	// the site (perflab escapes prints the same), when the program's
+	// source was there to build; empty otherwise.
+	Category      string `json:"category,omitempty"`
+	CategoryTitle string `json:"category_title,omitempty"`
+	Hint          string `json:"hint,omitempty"`
 }
 
 // GCReport is the collector in the measured window, from gctrace.

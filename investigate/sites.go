@@ -37,13 +37,20 @@ func (r *runner) analyzeAllocs() {
 		rep.AllocBytesPerRequest = float64(rep.AllocBytes) / float64(rep.Requests)
 		rep.AllocsPerRequest = float64(sumValues(d, oi)) / float64(rep.Requests)
 	}
-	rep.AllocTop = allocSites(d, bi, oi, rep.Requests, 15)
+	rep.AllocTop = allocSites(d, bi, oi, rep.Requests, maxAllocSites)
 	r.explainSites(d)
 }
 
-// explainSites gives each allocation site the compiler's reasons for
-// its line (package compilenotes builds the sites' packages with -m),
-// when the program's source is on this machine.
+// maxAllocSites bounds the report's allocation sites.
+const maxAllocSites = 15
+
+// explainSites replaces the allocation sites with perflab escapes's when
+// the program's source is on this machine: package compilenotes builds
+// the sites' packages with -m and charges each sample to the innermost
+// line of the program's own source, with the compiler's reasons, a
+// category and a hint that applies to that line. Both commands then say
+// the same of the same line. Without the source, the sites stay as
+// allocSites found them, without reasons.
 func (r *runner) explainSites(d *profile.Profile) {
 	if r.o.NoReasons || len(r.rep.AllocTop) == 0 {
 		return
@@ -58,27 +65,29 @@ func (r *runner) explainSites(d *profile.Profile) {
 	}
 	if a.BuildError != "" {
 		r.problem("compiler's reasons: %s", a.BuildError)
+		return
 	}
-	type line struct {
-		file string
-		n    int64
-	}
-	reasons := map[line][]string{}
-	for _, st := range a.Sites {
-		rs := st.Reasons
-		if c, ok := compilenotes.LookupCategory(st.Category); ok && st.Category != "other" {
-			rs = append(rs[:len(rs):len(rs)], c.Title+": "+c.Hint)
+	r.rep.AllocTop = analyzedSites(a, r.rep.Requests, maxAllocSites)
+}
+
+// analyzedSites returns the n heaviest sites of a as the report's.
+func analyzedSites(a *compilenotes.Analysis, requests int64, n int) []AllocSite {
+	out := []AllocSite{}
+	for _, st := range a.Sites[:min(n, len(a.Sites))] {
+		s := AllocSite{Func: st.Func, File: st.File, Line: int64(st.Line), Callee: st.Via, Bytes: st.Bytes,
+			Objects: st.Objects, Reasons: st.Reasons, Category: st.Category, Hint: st.Hint}
+		if c, ok := compilenotes.LookupCategory(st.Category); ok {
+			s.CategoryTitle = c.Title
 		}
-		if len(rs) > 0 {
-			reasons[line{st.File, int64(st.Line)}] = rs
+		if a.Total > 0 {
+			s.BytesShare = float64(st.Bytes) / float64(a.Total)
 		}
-	}
-	for i := range r.rep.AllocTop {
-		s := &r.rep.AllocTop[i]
-		if rs := reasons[line{s.File, s.Line}]; rs != nil {
-			s.Reasons = rs
+		if requests > 0 {
+			s.BytesPerReq = float64(st.Bytes) / float64(requests)
 		}
+		out = append(out, s)
 	}
+	return out
 }
 
 // allocSites attributes each sample to the first frame of the program's

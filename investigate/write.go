@@ -101,7 +101,7 @@ func (rep *Report) writeLoadText(w io.Writer) {
 			units.Seconds(u.Latency.P50), units.Seconds(u.Latency.P90), units.Seconds(u.Latency.P99), units.Seconds(u.Latency.Max))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "  latency histogram (corrected for coordinated omission at a fixed rate):\n")
+	fmt.Fprintf(w, "  latency histogram%s:\n", rep.histogramNote())
 	var most int64
 	for _, b := range rep.Histogram {
 		most = max(most, b.Count)
@@ -109,11 +109,45 @@ func (rep *Report) writeLoadText(w io.Writer) {
 	for _, b := range rep.Histogram {
 		fmt.Fprintf(w, "  %10s [%d]\t|%s\n", units.Seconds(b.Le), b.Count, strings.Repeat("■", int(40*b.Count/max(most, 1))))
 	}
-	fmt.Fprintf(w, "  rounds (req/s):")
-	for _, rd := range rep.Rounds {
-		fmt.Fprintf(w, " %.0f", rd.RPS)
+	for i, rds := range rep.roundsByURL() {
+		fmt.Fprintf(w, "  rounds of %s %s (req/s):", rep.URLs[i].Method, rep.URLs[i].URL)
+		for _, rd := range rds {
+			fmt.Fprintf(w, " %.0f", rd.RPS)
+		}
+		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w)
+}
+
+// histogramNote says how the latencies were measured: from each request's
+// intended send time at a fixed rate (coordinated omission corrected), or
+// from its send time in a closed loop, where there is nothing to correct.
+func (rep *Report) histogramNote() string {
+	if rep.Rate > 0 {
+		return fmt.Sprintf(" (at a fixed rate of %s req/s: from each request's intended send time, corrected for coordinated omission)", trim(rep.Rate))
+	}
+	return fmt.Sprintf(" (closed loop, %d workers each sending its next request when the last one answered: from each request's send time, no coordinated-omission correction)", rep.Workers)
+}
+
+// histogramMode is histogramNote in short, for the chart's title.
+func (rep *Report) histogramMode() string {
+	if rep.Rate > 0 {
+		return " (fixed rate: corrected for coordinated omission)"
+	}
+	return " (closed loop: no coordinated-omission correction)"
+}
+
+// roundsByURL returns the rounds of each of rep.URLs, in order.
+func (rep *Report) roundsByURL() [][]Round {
+	out := make([][]Round, len(rep.URLs))
+	for _, rd := range rep.Rounds {
+		for i, u := range rep.URLs {
+			if u.URL == rd.URL {
+				out[i] = append(out[i], rd)
+				break
+			}
+		}
+	}
+	return out
 }
 
 func (rep *Report) writeProfilesText(w io.Writer) {
@@ -136,6 +170,9 @@ func (rep *Report) writeProfilesText(w io.Writer) {
 		fmt.Fprintf(w, "  %5.1f%% %10s/req  %s (%s:%d)%s\n", 100*s.BytesShare, units.Bytes(int64(s.BytesPerReq)), s.Func, filepath.Base(s.File), s.Line, callee)
 		for _, why := range s.Reasons {
 			fmt.Fprintf(w, "           %s\n", why)
+		}
+		if s.CategoryTitle != "" {
+			fmt.Fprintf(w, "           %s: %s\n", s.CategoryTitle, s.Hint)
 		}
 	}
 	for _, t := range []struct {

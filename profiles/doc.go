@@ -11,7 +11,8 @@
 // responses may hold profile.proto, gzipped or not, or a legacy format:
 // Go's debug=1 text for heap, allocs, block, mutex, goroutine and
 // threadcreate profiles, the Go compiler's -memprofile output, and the
-// legacy binary CPU format.
+// legacy binary CPU format. A source may also be whatever Options.Resolve
+// claims: perflab's commands resolve selections of a store that way.
 //
 // # Steps
 //

@@ -29,7 +29,11 @@ func ExampleFetch() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%s, %d samples, saved as sent: %t\n", s.Kind, s.Samples, saved.String() == goroutines)
+	total := int64(0)
+	for _, sm := range s.Profile.Sample {
+		total += sm.Value[0]
+	}
+	fmt.Printf("%s of %d goroutines in %d records, saved as sent: %t\n", s.Kind, total, len(s.Profile.Sample), saved.String() == goroutines)
 	// Output:
-	// profile, 2 samples, saved as sent: true
+	// profile of 5 goroutines in 2 records, saved as sent: true
 }

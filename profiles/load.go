@@ -59,11 +59,31 @@ type Options struct {
 	// before the base is subtracted, as pprof's -normalize does with a base.
 	Normalize bool
 
+	// Resolve, if not nil, is asked first about every source and base:
+	// when it claims one (ok), the profile it returns is that source's,
+	// read no other way, and its error the source's error. perflab's
+	// commands set it to read selections of a store, such as
+	// {service_name="api"}, when -store or $PERFLAB_STORE is given.
+	// Sources load concurrently: it may be called from several goroutines
+	// at once. The profile it returns must be valid and not shared.
+	Resolve func(ctx context.Context, source string) (p *profile.Profile, ok bool, err error)
+
 	// Reserve, if not nil, is told what decoding a source will allocate
 	// (estimated from its uncompressed bytes) before ParseData decodes it;
 	// an error it returns is ParseData's, wrapped. A server that decodes
 	// many requests' profiles at once takes it from one memory budget.
 	Reserve func(bytes int64) error
+
+	// Text, if not nil, tells Fetch what a source that is neither a
+	// profile nor a trace holds, such as a goroutine dump: a description
+	// for messages ("goroutine dump of 12 goroutines"), or ok false to
+	// refuse it. Fetch saves what it accepts as it came (Kind "text").
+	Text func(data []byte) (what string, ok bool)
+	// Fetched, if not nil, is called by Load with the profile it returns
+	// when one of the sources or bases came from a URL, so that the
+	// caller may keep a copy, as go tool pprof keeps every profile it
+	// fetches (see KeepDir and Keep).
+	Fetched func(p *profile.Profile)
 }
 
 // DefaultMaxBytes is the size above which a source is refused: 1 GiB. It
@@ -123,14 +143,17 @@ func Load(ctx context.Context, sources []string, opts Options) (p *profile.Profi
 		binary, sources = sources[0], sources[1:]
 	}
 	all := append(append([]string(nil), sources...), opts.Base...)
-	ps, err := loadAll(ctx, all, binary, opts)
+	ps, remote, err := loadAll(ctx, all, binary, opts)
 	if err != nil {
 		return nil, err
 	}
 	if p, err = combine(ps[:len(sources)], ps[len(sources):], sources, opts); err != nil {
 		return nil, err
 	}
-	return finish(ctx, p, sources, binary, opts, len(all) > 1)
+	if p, err = finish(ctx, p, sources, binary, opts, len(all) > 1); err == nil && remote && opts.Fetched != nil {
+		opts.Fetched(p)
+	}
+	return p, err
 }
 
 // combine merges the sources' profiles, then subtracts the base's.
@@ -186,12 +209,13 @@ func finish(ctx context.Context, p *profile.Profile, sources []string, binary st
 // collect several CPU profiles in parallel, few enough to bound memory.
 const maxConcurrentSources = 8
 
-// loadAll reads and parses the sources concurrently, keeping their order.
-// The first failure cancels the other fetches and is the error returned.
-func loadAll(ctx context.Context, sources []string, binary string, opts Options) ([]*profile.Profile, error) {
+// loadAll reads and parses the sources concurrently, keeping their order,
+// and says whether one came from a URL. The first failure cancels the
+// other fetches and is the error returned.
+func loadAll(ctx context.Context, sources []string, binary string, opts Options) (ps []*profile.Profile, remote bool, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ps := make([]*profile.Profile, len(sources))
+	ps = make([]*profile.Profile, len(sources))
 	sem := make(chan struct{}, maxConcurrentSources)
 	var (
 		wg    sync.WaitGroup
@@ -203,7 +227,7 @@ func loadAll(ctx context.Context, sources []string, binary string, opts Options)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			p, err := loadOne(ctx, src, binary, opts)
+			p, fromURL, err := loadOne(ctx, src, binary, opts)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil && first == nil {
@@ -211,31 +235,26 @@ func loadAll(ctx context.Context, sources []string, binary string, opts Options)
 				cancel()
 			}
 			ps[i] = p
+			remote = remote || fromURL
 		}()
 	}
 	wg.Wait()
 	if first != nil {
-		return nil, first
+		return nil, false, first
 	}
-	return ps, nil
+	return ps, remote, nil
 }
 
 // loadOne reads and parses one source and prepares its mappings for
-// symbolization as pprof's driver does.
-func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Profile, error) {
+// symbolization as pprof's driver does; fromURL says whether it was
+// fetched.
+func loadOne(ctx context.Context, src, binary string, opts Options) (p *profile.Profile, fromURL bool, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", src, err)
+		return nil, false, fmt.Errorf("%s: %w", src, err)
 	}
-	data, u, err := readSource(ctx, src, opts)
+	p, u, err := readProfile(ctx, src, opts)
 	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil { // reading a file or stdin does not watch ctx
-		return nil, fmt.Errorf("%s: %w", src, err)
-	}
-	p, err := ParseData(src, data, opts)
-	if err != nil {
-		return nil, opts.redact(err) // a response may repeat the token
+		return nil, false, err
 	}
 	ensureMapping(p)
 	if binary != "" {
@@ -244,7 +263,34 @@ func loadOne(ctx context.Context, src, binary string, opts Options) (*profile.Pr
 	if u != "" {
 		markRemote(p, u)
 	}
-	return p, nil
+	return p, u != "", nil
+}
+
+// readProfile returns the profile of one source, from Options.Resolve if
+// it claims the source, else read and decoded, with the URL it was
+// fetched from, if any.
+func readProfile(ctx context.Context, src string, opts Options) (*profile.Profile, string, error) {
+	if opts.Resolve != nil {
+		p, ok, err := opts.Resolve(ctx, src)
+		switch {
+		case ok && err != nil:
+			return nil, "", fmt.Errorf("%s: %w", src, err)
+		case ok:
+			return p, "", nil
+		}
+	}
+	data, u, err := readSource(ctx, src, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := ctx.Err(); err != nil { // reading a file or stdin does not watch ctx
+		return nil, "", fmt.Errorf("%s: %w", src, err)
+	}
+	p, err := ParseData(src, data, opts)
+	if err != nil {
+		return nil, "", opts.redact(err) // a response may repeat the token
+	}
+	return p, u, nil
 }
 
 // ensureMapping gives a profile without mappings one empty mapping, as

@@ -103,6 +103,16 @@ func readBudget(name string, r io.Reader, size int64, b *Budget) ([]byte, error)
 	return data, nil
 }
 
+// ReadAll reads all of r, source name, into memory taken from b, in chunks
+// (a buffer never doubles), and refuses input beyond what b has left with
+// an error wrapping ErrTooLarge. size is r's length if known (a file's
+// size, a Content-Length), else -1: a known size beyond what b has left is
+// refused before anything is read. A server reads a profile a client
+// uploads with it, then gives ParseData the same Budget.
+func ReadAll(name string, r io.Reader, size int64, b *Budget) ([]byte, error) {
+	return readBudget(name, r, size, b)
+}
+
 // readCapped reads all of r, refusing more than max bytes.
 func readCapped(name string, r io.Reader, max int64) ([]byte, error) {
 	return readBudget(name, r, -1, NewBudget(max))

@@ -10,16 +10,22 @@ import (
 	"os"
 	"regexp"
 
+	"github.com/google/pprof/profile"
 	"golang.org/x/exp/trace"
 )
 
 // Saved describes what Fetch copied.
 type Saved struct {
-	// Kind is "profile", "trace", or "data" for a source saved as is.
-	Kind    string
-	Bytes   int64
-	Samples int // of a profile
-	Events  int // of a trace
+	// Kind is "profile", "trace", "text" for a source Options.Text
+	// accepted, or "data" for a source saved as is.
+	Kind  string
+	Bytes int64
+	// Profile is the profile decoded, for describing it (see
+	// report.Summarize): its number of records is not its number of
+	// samples.
+	Profile *profile.Profile
+	Events  int    // of a trace
+	What    string // of text: what Options.Text said it is
 }
 
 // Fetch copies one source (see ReadSource) as is to w, after checking what
@@ -102,13 +108,21 @@ func save(r *sourceReader, w io.Writer, raw bool, opts Options) (Saved, error) {
 	if errors.Is(err, ErrTooLarge) {
 		return Saved{}, err
 	}
+	kind, what := "profile", ""
 	if err != nil {
-		return Saved{}, notProfile(r, err)
+		if opts.Text == nil {
+			return Saved{}, notProfile(r, err)
+		}
+		var ok bool
+		if what, ok = opts.Text(data); !ok {
+			return Saved{}, notProfile(r, err)
+		}
+		kind, p = "text", nil
 	}
 	if _, err := out.Write(data); err != nil {
 		return Saved{}, err
 	}
-	return Saved{Kind: "profile", Bytes: out.n, Samples: len(p.Sample)}, nil
+	return Saved{Kind: kind, Bytes: out.n, Profile: p, What: what}, nil
 }
 
 // saveTrace streams an execution trace from br to out while reading its

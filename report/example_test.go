@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/google/pprof/profile"
@@ -41,4 +42,16 @@ func ExampleGenerate() {
 	//       10ms 10.00% 10.00%      100ms   100%  main.main
 	//       20ms 20.00% 30.00%       90ms 90.00%  main.work
 	//       70ms 70.00%   100%       70ms 70.00%  main.helper (inline)
+}
+
+func ExampleSummarize() {
+	p := cpuProfile()
+	p.PeriodType, p.Period = &profile.ValueType{Type: "cpu", Unit: "nanoseconds"}, 10e6
+	s, err := report.Summarize(p)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("Type: %s, Total samples = %s: %d samples of %s in %d records\n", s.Type, s.Total, s.Samples, s.Period, len(p.Sample))
+	// Output:
+	// Type: cpu, Total samples = 100ms: 10 samples of 10ms in 3 records
 }

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perflab/perflab/internal/memstore"
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/store"
+	"github.com/perflab/perflab/store/storetest"
 )
 
 // targetProgram is a running testdata/target: its net/http/pprof and
@@ -119,11 +119,11 @@ func get(t *testing.T, u string) {
 	}
 }
 
-// runScraper runs a Scraper of cfg into a new memstore until the test
-// ends.
-func runScraper(t *testing.T, cfg Config, opts Options) (*Scraper, *memstore.Store) {
+// runScraper runs a Scraper of cfg into a new Reference store, through a
+// Recorder, until the test ends.
+func runScraper(t *testing.T, cfg Config, opts Options) (*Scraper, *storetest.Recorder) {
 	t.Helper()
-	st := memstore.New(store.Limits{})
+	st := storetest.NewRecorder(storetest.NewReference(store.Limits{}))
 	s := New(st, cfg, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -168,7 +168,7 @@ func job(t *testing.T, name string, kinds []string, targets ...string) Job {
 func kindsOf(names []string) ([]store.Kind, error) { return kinds(names) }
 
 // ofKind returns the stored profiles of series kind name.
-func ofKind(st *memstore.Store, name string) []store.Profile {
+func ofKind(st *storetest.Recorder, name string) []store.Profile {
 	var out []store.Profile
 	for _, p := range st.Written() {
 		if p.Labels.Get(store.LabelName) == name {

@@ -13,9 +13,14 @@ import (
 var pprofOnly = map[string]bool{
 	"call_tree": true, "intel_syntax": true, "drop_negative": true,
 	"prune_from": true, "showcolumns": true, "output": true,
-	"normalize": true, "web": true, "svg": true,
-	"png": true, "pdf": true, "gif": true, "ps": true, "eog": true, "evince": true, "gv": true,
+	"normalize": true,
 	"callgrind": true, "kcachegrind": true, "proto": true, "topproto": true, "comments": true,
+}
+
+// noGraphviz names pprof's commands that have Graphviz draw the graph in
+// another format than SVG: perflab draws SVG itself, and says so.
+var noGraphviz = map[string]bool{
+	"png": true, "pdf": true, "gif": true, "ps": true, "eog": true, "evince": true, "gv": true,
 }
 
 // isOption reports whether name is a setting or the choice of a group.
@@ -85,6 +90,8 @@ var commandHelp = map[string]string{
 	"dot":     "dot [n] [focus_regex]* [-ignore_regex]* [-cum] >f\nOutputs a graph in DOT format",
 	"disasm":  "disasm<func_regex|address> [-focus_regex]* [-ignore_regex]* >f\nOutput assembly listings annotated with samples",
 	"weblist": "weblist<func_regex|address> [-focus_regex]* [-ignore_regex]*\nDisplay annotated source in a web browser",
+	"web":     "web [n] [focus_regex]* [-ignore_regex]*\nVisualize graph through web browser",
+	"svg":     "svg [n] [focus_regex]* [-ignore_regex]* >f\nOutputs a graph in SVG format",
 }
 
 // help prints the command list, or the help of one command or option.

@@ -29,6 +29,10 @@ type Shell struct {
 	// matching a regexp and returns its URL: the weblist command. Without
 	// it, weblist says the view is not available.
 	SourceView func(regexp string) (url string, err error)
+	// GraphView, if set, opens the web viewer's call graph with the
+	// options o (focus, ignore, node count ...) and returns its URL: the
+	// web command. Without it, web says the view is not available.
+	GraphView func(o report.Options) (url string, err error)
 }
 
 // New returns a shell on p starting from options o (usually
@@ -174,7 +178,9 @@ func (s *Shell) report(tokens []string) error {
 	}
 	k, ok := reports[name]
 	switch {
-	case ok, name == "weblist":
+	case ok, name == "weblist", name == "web", name == "svg":
+	case noGraphviz[name]:
+		return fmt.Errorf("%s: perflab draws graphs as SVG, without Graphviz: use svg, or web", name)
 	case pprofOnly[name]:
 		return fmt.Errorf("%s: not supported by perflab's shell (see docs/compat.md)", name)
 	case isOption(name):
@@ -188,6 +194,9 @@ func (s *Shell) report(tokens []string) error {
 	}
 	if name == "weblist" {
 		return s.weblist(args)
+	}
+	if name == "web" || name == "svg" {
+		return s.graph(name, args)
 	}
 	o := s.o
 	if k == report.Peek || k == report.List || k == report.Disasm {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/settings"
 	xterm "golang.org/x/term"
 )
@@ -17,14 +18,17 @@ type terminal struct {
 }
 
 // openTerminal returns a line editor on in, echoing to out, when both are
-// terminals, or nil: then lines are read plainly. As Go's pprof, a dumb
+// terminals, or nil: then lines are read plainly. out may be a
+// term.Sanitizer on the terminal (perflab's default there): the editor
+// draws on the terminal itself, and what it draws from the profile
+// (completed names) is escaped by autoComplete. As Go's pprof, a dumb
 // terminal (TERM unset or "dumb") gets plain lines.
 func openTerminal(in io.Reader, out io.Writer) *terminal {
 	if v := strings.ToLower(os.Getenv("TERM")); v == "" || v == "dumb" {
 		return nil
 	}
 	fin, ok := in.(*os.File)
-	fout, ok2 := out.(*os.File)
+	fout, ok2 := term.File(out)
 	if !ok || !ok2 || !xterm.IsTerminal(int(fin.Fd())) || !xterm.IsTerminal(int(fout.Fd())) {
 		return nil
 	}
@@ -58,7 +62,9 @@ func (s *Shell) autoComplete(line string, pos int, key rune) (string, int, bool)
 	if key != '\t' {
 		return "", 0, false
 	}
-	done := s.complete(line[:pos])
+	// The editor writes the line raw: a completed name must not drive
+	// the terminal.
+	done := term.Escape(s.complete(line[:pos]))
 	return done + line[pos:], len(done), true
 }
 
@@ -99,7 +105,7 @@ func (s *Shell) complete(line string) string {
 func matchCommandOrOption(prefix string) string {
 	prefix = strings.ToLower(prefix)
 	var names []string
-	for name := range reports {
+	for name := range commandHelp {
 		names = append(names, name)
 	}
 	names = append(names, "help", "options", "quit", "exit")

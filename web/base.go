@@ -47,9 +47,9 @@ type baseEntry struct {
 // baseStore holds the uploaded bases by ID, the hash of the uploaded
 // bytes, so uploading the same file again finds the same comparison.
 type baseStore struct {
-	build sync.Mutex // one comparison is built at a time
-	mu    sync.Mutex
-	order []*baseEntry // oldest first
+	upload sync.Mutex // one upload is read and compared at a time
+	mu     sync.Mutex
+	order  []*baseEntry // oldest first
 }
 
 func newBaseStore() *baseStore { return &baseStore{} }
@@ -105,35 +105,51 @@ func (s *Server) serveBase(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if e := s.bases.get(id); e != nil {
-		e.srv.ServeHTTP(w, r)
+		e.srv.serve(w, r) // this server made the checks
 		return true
 	}
 	s.unknownBase(w, r, id)
 	return true
 }
 
+// formRoom is what a multipart form may add to the file it carries.
+const formRoom = 1 << 20
+
 // uploadBase reads a base profile from the request body — raw, or the
 // first file of a multipart form — and builds its comparison. It answers
-// the base's ID and name as JSON; a bad file gets 400 with the cause, a
-// file over the size limit 413, a request from another site 403.
+// the base's ID and name as JSON; a bad file gets 400 with the cause. The
+// body is read in chunks into a profiles.Budget of the server's MaxBytes,
+// which its decompression shares, as every source of the command shares
+// one: a Content-Length over the limit gets 413 before any of it is read,
+// a body that grows past it 413 once it has, and while one upload is read
+// and compared, others get 429. (A request from another site never gets
+// here: the checks of ServeHTTP refuse it with 403.)
 func (s *Server) uploadBase(w http.ResponseWriter, r *http.Request) {
-	if err := httpguard.SameOrigin(r); err != nil {
-		http.Error(w, "base upload: "+err.Error(), http.StatusForbidden)
-		return
-	}
 	if s.diff {
-		http.Error(w, "base upload: the profile is already compared with a base (-diff_base or -base)", http.StatusBadRequest)
+		httpguard.Refuse(w, http.StatusBadRequest, "base upload: the profile is already compared with a base (-diff_base or -base)")
 		return
 	}
 	limit := s.opts.MaxBytes
 	if limit <= 0 {
 		limit = profiles.DefaultMaxBytes
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, limit+1<<20) // room for a form's headers
-	name, data, err := readUpload(r, limit)
+	if r.ContentLength > limit+formRoom {
+		httpguard.Refuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("base upload: %v: a body of %d bytes, more than the limit of %d (raise it with -max_bytes)",
+			profiles.ErrTooLarge, r.ContentLength, limit))
+		return
+	}
+	if !s.bases.upload.TryLock() {
+		w.Header().Set("Retry-After", "1")
+		httpguard.Refuse(w, http.StatusTooManyRequests, "base upload: another base is being uploaded; try again when it is done")
+		return
+	}
+	defer s.bases.upload.Unlock()
+	r.Body = http.MaxBytesReader(w, r.Body, limit+formRoom)
+	budget := profiles.NewBudget(limit)
+	name, data, err := readUpload(r, budget)
 	if err == nil {
 		var e *baseEntry
-		if e, err = s.addBase(name, data, limit); err == nil {
+		if e, err = s.addBase(name, data, budget); err == nil {
 			w.Header().Set("Content-Type", "application/json")
 			json.NewEncoder(w).Encode(e)
 			return
@@ -144,14 +160,14 @@ func (s *Server) uploadBase(w http.ResponseWriter, r *http.Request) {
 	if errors.Is(err, profiles.ErrTooLarge) || errors.As(err, &mbe) {
 		status = http.StatusRequestEntityTooLarge
 	}
-	http.Error(w, "base upload: "+err.Error(), status)
+	httpguard.Refuse(w, status, "base upload: "+err.Error())
 }
 
-// readUpload returns the uploaded file's name and bytes, at most limit
-// of them.
-func readUpload(r *http.Request, limit int64) (string, []byte, error) {
+// readUpload returns the uploaded file's name and bytes, read into
+// memory taken from b.
+func readUpload(r *http.Request, b *profiles.Budget) (string, []byte, error) {
 	name := r.URL.Query().Get("name")
-	body := io.Reader(r.Body)
+	body, size := io.Reader(r.Body), r.ContentLength
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
 		mr, err := r.MultipartReader()
 		if err != nil {
@@ -164,15 +180,12 @@ func readUpload(r *http.Request, limit int64) (string, []byte, error) {
 		if err != nil {
 			return "", nil, fmt.Errorf("no file in the form: %w", err)
 		}
-		name, body = part.FileName(), part
+		name, body, size = part.FileName(), part, -1
 	}
 	name = shortName(name)
-	data, err := io.ReadAll(io.LimitReader(body, limit+1))
+	data, err := profiles.ReadAll(name, body, size, b)
 	if err != nil {
-		return name, nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if int64(len(data)) > limit {
-		return name, nil, fmt.Errorf("%s: %w: more than %d bytes (raise it with -max_bytes)", name, profiles.ErrTooLarge, limit)
+		return name, nil, err
 	}
 	if len(data) == 0 {
 		return name, nil, fmt.Errorf("%s: empty file", name)
@@ -194,21 +207,17 @@ func shortName(name string) string {
 	return name
 }
 
-// addBase parses data as a profile and holds the comparison of the
-// loaded profile with it, computed as -diff_base computes it
-// (profiles.ApplyBase with the base's samples labelled pprof::base).
-func (s *Server) addBase(name string, data []byte, limit int64) (*baseEntry, error) {
+// addBase parses data as a profile, decompressing it into memory taken
+// from b, and holds the comparison of the loaded profile with it,
+// computed as -diff_base computes it (profiles.ApplyBase with the base's
+// samples labelled pprof::base). The caller holds s.bases.upload.
+func (s *Server) addBase(name string, data []byte, b *profiles.Budget) (*baseEntry, error) {
 	sum := sha256.Sum256(data)
 	id := hex.EncodeToString(sum[:8])
 	if e := s.bases.get(id); e != nil {
 		return e, nil
 	}
-	s.bases.build.Lock()
-	defer s.bases.build.Unlock()
-	if e := s.bases.get(id); e != nil {
-		return e, nil
-	}
-	base, err := profiles.ParseData(name, data, profiles.Options{MaxBytes: limit})
+	base, err := profiles.ParseData(name, data, profiles.Options{MaxBytes: b.Limit(), Budget: b})
 	if err != nil {
 		return nil, err
 	}
@@ -218,8 +227,8 @@ func (s *Server) addBase(name string, data []byte, limit int64) (*baseEntry, err
 		return nil, fmt.Errorf("comparing with %s: %w", name, err)
 	}
 	o := s.opts
-	o.AnyHost = true // this server's Host check comes first
 	o.Title = strings.TrimSpace(o.Title + " (base " + name + ")")
+	o.BaseName = name
 	sub, err := New(merged, o)
 	if err != nil {
 		return nil, fmt.Errorf("comparing with %s: %w", name, err)

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/flame"
@@ -199,7 +200,8 @@ func TestUploadBaseOverDiffBase(t *testing.T) {
 }
 
 // TestUploadBaseConcurrentAndEviction uploads bases from several
-// goroutines while their views are read, then more bases than the server
+// goroutines while their views are read (one upload is read at a time:
+// the others get 429 and try again), then more bases than the server
 // holds: the oldest is dropped and its URLs say so.
 func TestUploadBaseConcurrentAndEviction(t *testing.T) {
 	srv := serve(t, cpuProfile(), web.Options{Report: report.DefaultOptions()})
@@ -211,8 +213,11 @@ func TestUploadBaseConcurrentAndEviction(t *testing.T) {
 		done := make(chan string, 3)
 		for range 3 {
 			go func() {
-				req, _ := http.NewRequest(http.MethodPost, srv.URL+"/ui/api/base", bytes.NewReader(data))
-				resp, err := srv.Client().Do(req)
+				resp, err := srv.Client().Post(srv.URL+"/ui/api/base", "", bytes.NewReader(data))
+				for ; err == nil && resp.StatusCode == http.StatusTooManyRequests; resp, err = srv.Client().Post(srv.URL+"/ui/api/base", "", bytes.NewReader(data)) {
+					resp.Body.Close()
+					time.Sleep(10 * time.Millisecond)
+				}
 				if err != nil {
 					done <- ""
 					return

@@ -36,7 +36,7 @@ func BenchmarkBig500k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := web.New(p, web.Options{Report: report.DefaultOptions(), CacheEntries: 1})
+	s, err := web.New(p, web.Options{Report: report.DefaultOptions(), CacheBytes: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func benchServer(b *testing.B, c profgen.Config) (*web.Server, *profile.Profile)
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := web.New(p, web.Options{Report: report.DefaultOptions(), CacheEntries: 1})
+	s, err := web.New(p, web.Options{Report: report.DefaultOptions(), CacheBytes: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

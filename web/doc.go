@@ -18,9 +18,15 @@
 // are written, so every string from the profile is escaped and a bad
 // parameter (a broken regexp, an unknown sample type) is shown in place
 // with status 400 while the server keeps serving. Assets are plain CSS
-// and ES modules embedded with go:embed. Unless Options.AnyHost, a request
-// whose Host header is not a loopback name is refused with 403, which
-// defeats DNS rebinding against a server bound to 127.0.0.1.
+// and ES modules embedded with go:embed. Every server of the package makes
+// the checks of every perflab server (internal/httpguard): unless
+// Options.AnyHost, a request whose Host header is not a loopback name is
+// refused with 403, which defeats DNS rebinding against a server bound to
+// 127.0.0.1; a request a browser sends on behalf of another site is
+// refused with 403 on every path but the static assets; with
+// Options.Token, every request needs the token (a bearer header, or the
+// cookie a visit with ?token= sets). Serve them with the connection rules
+// of internal/httpguard.Listen, as perflab web does.
 //
 // Two more servers share that front: TraceServer serves the timeline of
 // an execution trace from an exectrace.Index, its summary and an overview,

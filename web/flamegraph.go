@@ -2,10 +2,13 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 
 	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/report"
@@ -70,6 +73,9 @@ func (s *Server) flameView(o report.Options, q url.Values) (answer, error) {
 // fillFlame inlines the first view in the page, so that the graph draws
 // without another round trip; zooms and searches fetch /ui/api/flame.
 func (s *Server) fillFlame(o report.Options, q url.Values, d *pageData) error {
+	if or := q.Get("orient"); or != "" && or != "flame" && or != "icicle" {
+		return fmt.Errorf("URL parameter orient: %q is neither flame nor icicle", or)
+	}
 	a, err := s.flameView(o, q)
 	if err != nil {
 		return err
@@ -83,7 +89,9 @@ func (s *Server) fillFlame(o report.Options, q url.Values, d *pageData) error {
 
 // fillSandwich shows the callers (above) and callees (below) of the
 // frame named by the sandwich parameter, beside the sortable self/total
-// table of every function, from which another can be picked.
+// table of every function, from which another can be picked. In a diff
+// the table holds what top shows with the same base: each function's
+// change (new minus base), largest change first.
 func (s *Server) fillSandwich(o report.Options, q url.Values, d *pageData) error {
 	d.Symbol = q.Get(flame.ParamSandwich)
 	a, err := s.cached("functions", o, "", func(o report.Options) (answer, error) {
@@ -91,24 +99,49 @@ func (s *Server) fillSandwich(o report.Options, q url.Values, d *pageData) error
 		if err != nil {
 			return answer{}, err
 		}
-		fs := t.Functions()
-		if len(fs) > maxFunctionRows {
-			fs = fs[:maxFunctionRows]
+		rows := functionRows(t.Functions(), t.Diff)
+		if len(rows) > maxFunctionRows {
+			rows = rows[:maxFunctionRows]
 		}
-		b, err := json.Marshal(fs)
+		b, err := json.Marshal(rows)
 		return answer{body: b, contentType: "application/json"}, err
 	})
 	if err != nil {
 		return err
 	}
-	var fs []flame.FuncStat
-	if err := json.Unmarshal(a.body, &fs); err != nil {
+	var rows []functionRow
+	if err := json.Unmarshal(a.body, &rows); err != nil {
 		return err
 	}
-	d.Functions = fs
-	if d.Symbol == "" && len(fs) > 0 {
-		d.Symbol = fs[0].Name
+	d.Functions = rows
+	if d.Symbol == "" && len(rows) > 0 {
+		d.Symbol = rows[0].Name
 		q.Set(flame.ParamSandwich, d.Symbol)
 	}
 	return s.fillFlame(o, q, d)
+}
+
+// A functionRow is one row of the sandwich view's table.
+type functionRow struct {
+	Name, File  string
+	Line        int
+	Self, Total int64 // in a diff, the change since the base
+}
+
+// functionRows are the table's rows of fs: in a diff, each function's
+// change, largest (in size) first, as top -diff_base orders them.
+func functionRows(fs []flame.FuncStat, diff bool) []functionRow {
+	rows := make([]functionRow, len(fs))
+	for i, f := range fs {
+		rows[i] = functionRow{Name: f.Name, File: f.File, Line: f.Line, Self: f.Self, Total: f.Total}
+		if diff {
+			rows[i].Self, rows[i].Total = f.Self-f.BaseSelf, f.Total-f.BaseTotal
+		}
+	}
+	if diff {
+		slices.SortStableFunc(rows, func(a, b functionRow) int {
+			return cmp.Or(cmp.Compare(abs(b.Total), abs(a.Total)), cmp.Compare(a.Name, b.Name))
+		})
+	}
+	return rows
 }

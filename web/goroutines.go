@@ -16,6 +16,8 @@ type GoroutineOptions struct {
 	Title string
 	// AnyHost turns off the Host check, as in Options.
 	AnyHost bool
+	// Token, if not "", is required of every request, as in Options.
+	Token string
 	// LongWait is the wait, in minutes, from which a group is reported
 	// as waiting long; 0 means 1.
 	LongWait int
@@ -29,7 +31,7 @@ type GoroutineOptions struct {
 type GoroutineServer struct {
 	page, json []byte
 	opts       GoroutineOptions
-	mux        *http.ServeMux
+	front      http.Handler // the routes behind the checks
 }
 
 var goroutinesTmpl = template.Must(template.ParseFS(assets, "assets/goroutines.html"))
@@ -67,11 +69,12 @@ func NewGoroutines(d *goroutines.Dump, o GoroutineOptions) (*GoroutineServer, er
 	})
 	static, _ := fs.Sub(assets, "assets")
 	m.Handle("/ui/assets/", http.StripPrefix("/ui/assets/", http.FileServerFS(static)))
-	s.mux = m
+	s.front = protect(getOnly(m), o.AnyHost, o.Token)
 	return s, nil
 }
 
-// ServeHTTP answers r, after the Host check unless GoroutineOptions.AnyHost.
+// ServeHTTP answers r, after the checks of Options (the Host, cross-site
+// requests, the token).
 func (s *GoroutineServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	guard(s.opts.AnyHost, s.mux, w, r)
+	s.front.ServeHTTP(w, r)
 }

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -93,6 +94,20 @@ func TestGoroutinesPage(t *testing.T) {
 	for _, want := range []string{"37 goroutines in main.block, blocked on chan receive", "grew", "<span class=\"count\">40</span>", "main.main"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q\n%s", want, body)
+		}
+	}
+	// Each group shows its growth since the base, as docs/web.md says.
+	growth := regexp.MustCompile(`<span class="count">(\d+)</span> <span class="growth[^"]*" title="(\d+) in the base dump">([+-]\d+) since base</span>`)
+	groups := strings.Count(body, `<span class="count">`)
+	got := growth.FindAllStringSubmatch(body, -1)
+	if len(got) != groups || groups < 2 {
+		t.Errorf("%d of %d groups show their growth since the base:\n%s", len(got), groups, body)
+	}
+	for _, m := range got {
+		n, _ := strconv.Atoi(m[1])
+		b, _ := strconv.Atoi(m[2])
+		if g, _ := strconv.Atoi(m[3]); g != n-b || n == 40 && b != 3 {
+			t.Errorf("group of %d, %d in the base, shows %s since base", n, b, m[3])
 		}
 	}
 	if strings.Contains(body, "window.pwned=1</script>") {

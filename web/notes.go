@@ -91,10 +91,12 @@ func (nb *noteBuilds) get(ctx context.Context, dirs []string) (*compilenotes.Not
 // settings. A source tree that is missing or does not build is not the
 // request's fault: the answer is 200 with the reason in "error".
 // Building runs the go command on this machine, so it is done only for
-// requests that name a loopback host, even when -http serves others.
+// clients on this machine, decided by the connection's peer address (not
+// the Host header, which the client chooses), even when -http serves
+// others.
 func (s *Server) notes(w http.ResponseWriter, r *http.Request) {
-	if !httpguard.LoopbackHost(r) {
-		http.Error(w, "compiler notes are built only for clients on this machine (a loopback Host)", http.StatusForbidden)
+	if !httpguard.LoopbackPeer(r) {
+		http.Error(w, "compiler notes are built only for clients on this machine (a loopback peer address)", http.StatusForbidden)
 		return
 	}
 	q := r.URL.Query()

@@ -2,23 +2,19 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/disasm"
 	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/graph"
-	"github.com/perflab/perflab/internal/httpguard"
 	"github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/settings"
 )
@@ -36,9 +32,15 @@ type Options struct {
 	// listens on loopback: then a request whose Host header is not a
 	// loopback name (DNS rebinding) gets 403.
 	AnyHost bool
-	// CacheEntries bounds how many rendered answers are kept, one per
-	// view and refinement; 0 means 64.
-	CacheEntries int
+	// Token, if not "", is required of every request: as the header
+	// "Authorization: Bearer <Token>", or in the cookie that opening any
+	// page once with ?token=<Token> sets (internal/httpguard). Serve a
+	// non-loopback address only with a token.
+	Token string
+	// CacheBytes bounds the rendered answers kept, one per view and
+	// refinement, by their size in bytes; 0 means DefaultCacheBytes. An
+	// answer larger than a quarter of it is not kept.
+	CacheBytes int64
 	// MaxBytes caps a base profile uploaded in the UI, as -max_bytes
 	// caps the command's sources; 0 means profiles.DefaultMaxBytes.
 	MaxBytes int64
@@ -46,6 +48,9 @@ type Options struct {
 	// assembly (pprof's BINARY argument); otherwise it is found from the
 	// profile's mappings as perflab disasm finds it.
 	Binary string
+	// BaseName names the base of a profile compared with one (the
+	// -diff_base or -base sources), in the diff flame graph's legend.
+	BaseName string
 }
 
 // A Server serves the web UI of one loaded profile. It is an
@@ -56,6 +61,8 @@ type Server struct {
 	base    report.Options // DefaultOptions with the settings URLs do not hold
 	initial string         // the encoded URL state of opts.Report
 	mux     *http.ServeMux
+	views   http.Handler // mux for GET and HEAD
+	front   http.Handler // serve behind the checks
 	cache   *cache
 	derived *derivedCache // per-refinement data other packages build (flame trees)
 	compute sync.Mutex    // one aggregation at a time bounds memory
@@ -76,11 +83,11 @@ func New(p *profile.Profile, o Options) (*Server, error) {
 	if p == nil || len(p.SampleType) == 0 {
 		return nil, errors.New("web: profile has no sample types")
 	}
-	if o.CacheEntries <= 0 {
-		o.CacheEntries = 64
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = DefaultCacheBytes
 	}
-	s := &Server{p: p, opts: o, base: report.DefaultOptions(), cache: newCache(o.CacheEntries),
-		derived: newDerivedCache(4), bases: newBaseStore()}
+	s := &Server{p: p, opts: o, base: report.DefaultOptions(), cache: newCache(o.CacheBytes),
+		derived: newDerivedCache(derivedEntries), bases: newBaseStore()}
 	for _, st := range settings.All() {
 		if st.URLParam == "" {
 			if err := st.Set(&s.base, st.Get(&o.Report)); err != nil {
@@ -105,26 +112,36 @@ func New(p *profile.Profile, o Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP answers r, after the Host check unless Options.AnyHost.
+// ServeHTTP answers r after the checks every perflab server makes: the
+// Host check unless Options.AnyHost, the refusal of requests a browser
+// sends on behalf of another site (on every path but the static assets),
+// and the token if Options.Token is set.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if (s.opts.AnyHost || httpguard.LoopbackHost(r)) && s.serveBase(w, r) { // uploaded bases, base.go
-		return
-	}
-	guard(s.opts.AnyHost, s.mux, w, r)
+	s.front.ServeHTTP(w, r)
 }
 
-// routes sets up pprof's paths under /ui/ and the JSON endpoints.
+// serve answers r once it passed the checks: uploaded bases (base.go),
+// then the views, GET and HEAD only.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if s.serveBase(w, r) {
+		return
+	}
+	s.views.ServeHTTP(w, r)
+}
+
+// routes sets up pprof's paths under /ui/ and the JSON endpoints. As in
+// go tool pprof -http (Go 1.26's pprof), / leads to /ui/, which is
+// redirected to /ui/flamegraph keeping its query, and so are pprof's old
+// names of the flame graph; the call graph is /ui/graph.
 func (s *Server) routes() {
 	m := http.NewServeMux()
-	m.Handle("/{$}", http.RedirectHandler("/ui/", http.StatusFound))
+	m.Handle("/{$}", redirectWithQuery("/ui/", http.StatusTemporaryRedirect))
+	m.Handle("/ui", redirectWithQuery("/ui/", http.StatusMovedPermanently))
 	for _, v := range views {
 		m.HandleFunc("/ui/"+v.path, s.page(v))
 	}
-	m.HandleFunc("/ui/{$}", s.page(views[0]))
-	for _, old := range []string{"flamegraph2", "flamegraphold"} { // pprof's old names
-		m.HandleFunc("/ui/"+old, func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, "/ui/flamegraph?"+r.URL.RawQuery, http.StatusMovedPermanently)
-		})
+	for _, path := range []string{"/ui/{$}", "/ui/flamegraph2", "/ui/flamegraphold"} {
+		m.Handle(path, redirectWithQuery("/ui/flamegraph", http.StatusMovedPermanently))
 	}
 	m.HandleFunc("/ui/api/top", s.api("top", s.topJSON))
 	m.HandleFunc("/ui/api/peek", s.api("peek", s.peekJSON))
@@ -137,6 +154,20 @@ func (s *Server) routes() {
 	m.Handle("/ui/flame/", http.StripPrefix("/ui/flame/", http.FileServerFS(flame.Assets())))
 	m.Handle("/ui/assets/graph/", http.StripPrefix("/ui/assets/graph/", http.FileServerFS(graph.Assets()))) // package graph's pan and zoom
 	s.mux = m
+	s.views = getOnly(m)
+	s.front = protect(http.HandlerFunc(s.serve), s.opts.AnyHost, s.opts.Token)
+}
+
+// redirectWithQuery redirects to path with the request's query, as
+// pprof's web UI does.
+func redirectWithQuery(path string, code int) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u := path
+		if r.URL.RawQuery != "" {
+			u += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, u, code)
+	})
 }
 
 // options resolves a request's settings: the server's base with the URL
@@ -305,30 +336,4 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	http.Error(w, "download: "+err.Error(), http.StatusBadRequest)
-}
-
-// Serve serves h on ln until ctx is done, then shuts the server down.
-func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	srv.Shutdown(sctx)
-	return nil
-}
-
-// IsLoopback reports whether the host of addr ("127.0.0.1:8080",
-// "localhost:0", ":8080") is a loopback name; an empty host is not.
-func IsLoopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = addr
-	}
-	return httpguard.IsLoopback(strings.Trim(host, "[]"))
 }

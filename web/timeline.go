@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/perflab/perflab/exectrace"
-	"github.com/perflab/perflab/internal/httpguard"
 	"github.com/perflab/perflab/timeline"
 )
 
@@ -26,6 +25,8 @@ type TraceOptions struct {
 	Title string
 	// AnyHost turns off the Host check, as in Options.
 	AnyHost bool
+	// Token, if not "", is required of every request, as in Options.
+	Token string
 }
 
 // A TraceServer serves the timeline of one execution trace: /ui/timeline
@@ -48,8 +49,8 @@ type TraceServer struct {
 	spans    *exectrace.SpanIndex // the longest tasks and regions, read with the overview
 	scanNote string               // why the index stops early, if it does
 	opts     TraceOptions
-	mux      *http.ServeMux
-	read     sync.Mutex // one window read at a time bounds memory
+	front    http.Handler // the routes behind the checks
+	read     sync.Mutex   // one window read at a time bounds memory
 	cache    *cache
 
 	sumDone chan struct{} // closed when the fields below are set
@@ -62,6 +63,9 @@ type TraceServer struct {
 
 // overviewColumns is the resolution of the whole-trace tiles kept in memory.
 const overviewColumns = 8192
+
+// tileCacheBytes bounds the tiles answers kept.
+const tileCacheBytes = 32 << 20
 
 // maxTileColumns bounds the width parameter of a tiles request.
 const maxTileColumns = 8192
@@ -76,12 +80,14 @@ const (
 // NewTrace indexes the trace in r (size bytes), reads its first
 // generation and returns a server of its timeline, which goes on reading
 // the rest in the background until ctx is done. A trace whose first
-// generation cannot be read is refused; a truncated or corrupt one is
-// served without the generations that cannot be read, with a note.
+// generation cannot be read is refused, and so is a corrupt one
+// (exectrace.ErrCorrupt: a broken generation that no truncation explains,
+// or more than exectrace.MaxGenerations); a truncated one is served
+// without the generations that cannot be read, with a note.
 func NewTrace(ctx context.Context, r io.ReaderAt, size int64, o TraceOptions) (*TraceServer, error) {
 	ix, err := exectrace.ScanIndex(io.NewSectionReader(r, 0, size))
 	switch {
-	case ix == nil:
+	case ix == nil, errors.Is(err, exectrace.ErrCorrupt): // refused, as perflab trace refuses it
 		return nil, err
 	case ix.Generations() == 0 && err != nil:
 		return nil, fmt.Errorf("trace broken in its first generation: %w", err)
@@ -89,7 +95,7 @@ func NewTrace(ctx context.Context, r io.ReaderAt, size int64, o TraceOptions) (*
 		return nil, fmt.Errorf("no generation of events: %w", exectrace.ErrEmpty)
 	}
 	s := &TraceServer{r: r, size: size, ix: ix, overview: exectrace.NewOverview(ix, overviewColumns),
-		spans: exectrace.NewSpanIndex(ix, keptSpans), opts: o, cache: newCache(64), sumDone: make(chan struct{})}
+		spans: exectrace.NewSpanIndex(ix, keptSpans), opts: o, cache: newCache(tileCacheBytes), sumDone: make(chan struct{})}
 	if err != nil {
 		s.scanNote = "trace truncated or corrupt: " + err.Error()
 	}
@@ -186,25 +192,10 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 // until its last generation is read.
 func (s *TraceServer) Duration() time.Duration { return s.overview.End() }
 
-// ServeHTTP answers r, after the Host check unless TraceOptions.AnyHost.
+// ServeHTTP answers r, after the checks of Options (the Host, cross-site
+// requests, the token).
 func (s *TraceServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	guard(s.opts.AnyHost, s.mux, w, r)
-}
-
-// guard is the front of every server of this package: the Host check,
-// GET only, and headers against sniffing and framing.
-func guard(anyHost bool, h http.Handler, w http.ResponseWriter, r *http.Request) {
-	if !anyHost && !httpguard.LoopbackHost(r) {
-		http.Error(w, "host not allowed: this server answers only to loopback names", http.StatusForbidden)
-		return
-	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("X-Frame-Options", "DENY")
-	h.ServeHTTP(w, r)
+	s.front.ServeHTTP(w, r)
 }
 
 func (s *TraceServer) routes() {
@@ -230,7 +221,7 @@ func (s *TraceServer) routes() {
 	static, _ := fs.Sub(assets, "assets")
 	m.Handle("/ui/assets/", http.StripPrefix("/ui/assets/", http.FileServerFS(static)))
 	m.Handle("/ui/timeline/assets/", http.StripPrefix("/ui/timeline/assets/", http.FileServerFS(timeline.Assets())))
-	s.mux = m
+	s.front = protect(getOnly(m), s.opts.AnyHost, s.opts.Token)
 }
 
 // A tileAnswer is the JSON of /ui/timeline/tiles: the tiles, the tasks and

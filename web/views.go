@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/perflab/perflab/flame"
 	"github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/settings"
 )
@@ -28,13 +27,15 @@ type view struct {
 	fill func(s *Server, o report.Options, q url.Values, d *pageData) error
 }
 
-// views is the table of pages, in the menu's order; the first is /ui/.
+// views is the table of pages, in the menu's order, at pprof's paths
+// (/ui/ leads to the first).
 var views = []view{
 	{"flamegraph", "Flame graph", (*Server).fillFlame},
 	{"top", "Top", (*Server).fillTop},
 	{"graph", "Graph", (*Server).fillGraph},
 	{"peek", "Peek", (*Server).fillPeek},
 	{"source", "Source", (*Server).fillSource},
+	{"disasm", "Disassembly", (*Server).fillDisasm},
 	{"sandwich", "Sandwich", (*Server).fillSandwich},
 }
 
@@ -53,16 +54,18 @@ type pageData struct {
 	Labels      []string      // key=value of the profile's labels, for tag filters
 	GroupBy     *choiceField  // tagroot as a select of the profile's label keys
 	Diff        bool          // the profile is a -diff_base comparison
+	BaseName    string        // the base's name, in a diff
 	Symbol      string        // the function a peek, source or sandwich is about
 	Legend      []string      // the profile's description and active filters
 
 	Top       *report.JSONReport
 	Peek      *report.JSONReport
-	Source    template.HTML    // the source view, rendered by weblist.go
-	Graph     template.HTML    // SVG from package graph, escaped by it
-	FlameData template.JS      // the first flame.View, HTML-escaped JSON
-	Functions []flame.FuncStat // the sandwich view's table
-	Script    string           // the view's ES module, under /ui/assets
+	Source    template.HTML // the source view, rendered by weblist.go
+	Disasm    string        // the disassembly view's text, pprof's -disasm
+	Graph     template.HTML // SVG from package graph, escaped by it
+	FlameData template.JS   // the first flame.View, HTML-escaped JSON
+	Functions []functionRow // the sandwich view's table
+	Script    string        // the view's ES module, under /ui/assets
 }
 
 type link struct {
@@ -97,7 +100,7 @@ func (s *Server) page(v view) http.HandlerFunc {
 			return
 		}
 		q := r.URL.Query()
-		d := &pageData{View: v.path, Title: s.opts.Title, Query: template.URL(r.URL.Query().Encode()), Diff: s.diff}
+		d := &pageData{View: v.path, Title: s.opts.Title, Query: template.URL(r.URL.Query().Encode()), Diff: s.diff, BaseName: s.opts.BaseName}
 		status := http.StatusOK
 		o, err := s.options(q)
 		s.menu(d, o, q)

@@ -264,3 +264,25 @@ func abs(v int64) int64 {
 	}
 	return v
 }
+
+// fillDisasm is pprof's /ui/disasm: the annotated disassembly of the
+// functions matching the focus regexp, the text perflab disasm (pprof's
+// -disasm) prints for the same settings.
+func (s *Server) fillDisasm(o report.Options, q url.Values, d *pageData) error {
+	d.Symbol = symbol(q)
+	if d.Symbol == "" {
+		return errors.New("disassembly: choose functions with the focus regexp (Refine > focus, URL parameter f)")
+	}
+	a, err := s.cached("disasm", o, d.Symbol, func(o report.Options) (answer, error) {
+		o.Symbol = d.Symbol
+		var buf bytes.Buffer
+		err := report.GenerateDisasm(&buf, s.p, o, report.DisasmOptions{Binary: s.opts.Binary, Cache: s.disasmCache()})
+		return answer{body: buf.Bytes(), contentType: "text/plain; charset=utf-8"}, err
+	})
+	if err != nil {
+		return err
+	}
+	d.Warnings = append(d.Warnings, a.warnings...)
+	d.Disasm = string(a.body)
+	return nil
+}

@@ -387,21 +387,27 @@ func TestSourceViewEscapes(t *testing.T) {
 }
 
 // TestSourceViewNotesLoopbackOnly: a server that -http opens to other
-// hosts still builds compiler notes only for clients on this machine.
+// hosts still builds compiler notes only for clients on this machine,
+// decided by the peer address: a remote client that sends "Host:
+// localhost" is refused too.
 func TestSourceViewNotesLoopbackOnly(t *testing.T) {
 	p, _ := recursiveProfile(t)
 	srv, err := web.New(p, web.Options{Report: report.DefaultOptions(), AnyHost: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := httptest.NewRequest("GET", "http://example.com/ui/api/notes?f=main", nil)
-	w := httptest.NewRecorder()
-	srv.ServeHTTP(w, r)
-	if w.Code != http.StatusForbidden {
-		t.Errorf("notes for Host example.com: status %d, want 403: %s", w.Code, w.Body)
+	for _, host := range []string{"example.com", "localhost", "127.0.0.1:8080"} {
+		r := httptest.NewRequest("GET", "http://"+host+"/ui/api/notes?f=main", nil)
+		r.RemoteAddr = "203.0.113.5:40000"
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		if w.Code != http.StatusForbidden {
+			t.Errorf("notes for Host %s from a remote peer: status %d, want 403: %s", host, w.Code, w.Body)
+		}
 	}
-	r = httptest.NewRequest("GET", "http://example.com/ui/top", nil)
-	w = httptest.NewRecorder()
+	r := httptest.NewRequest("GET", "http://example.com/ui/top", nil)
+	r.RemoteAddr = "203.0.113.5:40000"
+	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, r)
 	if w.Code != http.StatusOK {
 		t.Errorf("top for Host example.com on an AnyHost server: status %d, want 200", w.Code)

@@ -398,6 +398,7 @@ func testBadInput(t *testing.T) {
 		{[]string{"base.txt", "empty.txt"}, 1, []string{"empty.txt: no benchmark results"}},
 		{[]string{"bad.txt", "base.txt"}, 0, []string{"bad.txt:6: parsing iteration count", "bad.txt:7: missing measurements", "bad.txt:8: missing units", "bad.txt:9: parsing measurement"}},
 		{[]string{"base.txt", "partial.txt"}, 0, []string{"warning: Alloc-2: sec/op, B/op, allocs/op measured in base.txt but not in partial.txt", "warning: Sum/n=64-2: B/op, allocs/op measured in base.txt but not in partial.txt"}},
+		{[]string{"-col", "/n", "base.txt"}, 0, []string{"warning: Sum-2: sec/op, B/s, B/op, allocs/op measured in 64, 4096 but not in (benchmarks without /n)\n", "warning: Alloc-2: sec/op, B/op, allocs/op measured in (benchmarks without /n) but not in 64, 4096\n"}},
 		{nil, 2, []string{"compare needs at least one input file"}},
 		{[]string{"-format", "xml", "base.txt"}, 2, []string{"-format must be text, csv, old or json"}},
 		{[]string{"-alpha", "2", "base.txt"}, 2, []string{"-alpha must be in range [0, 1]"}},

@@ -39,11 +39,15 @@ var commands = []*command{
 	tracesCmd,
 	tagsCmd,
 	rawCmd,
+	protoCmd,
 	flameCmd,
 	escapesCmd,
 	shellCmd,
 	traceCmd,
 	webCmd,
+	serverCmd,
+	queryCmd,
+	pgoCmd,
 	loadCmd,
 	investigateCmd,
 	gcCmd,
@@ -99,6 +103,9 @@ func dispatch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 		return nil
 	case "-version", "--version":
 		args = []string{"version"}
+	}
+	if isPprofCommandLine(args) {
+		return runPprof(ctx, stdin, stdout, stderr, args)
 	}
 	c := lookup(args[0])
 	if c == nil {

@@ -24,11 +24,15 @@ Runs the case study of the Go blog's "Profiling Go Programs" for real:
 Hundt's Havlak loop finder, compiled into perflab, first in its naive
 form under the CPU and heap profilers. Then it reads the profiles as a
 performance engineer would (the top functions, the hottest function's
-annotated source, the biggest allocation sites, a verdict naming them),
-runs the tuned loop finder and compares time, peak memory and
-allocations before and after. It keeps the profiles in a directory
-(./perflab-demo unless -o says otherwise) and ends by printing perflab
-commands to try on them, with the functions the profiles name.
+annotated source, the biggest allocation sites and the compiler's
+reasons for them, a verdict naming them), runs the tuned loop finder and
+compares time, peak memory and allocations before and after. Each report
+is printed under the perflab command line ("$ perflab top ...") that
+prints it from the kept files. It keeps the profiles in a directory
+(./perflab-demo unless -o says otherwise), with the workload's source in
+its src/ (the profiles name those files, so list and escapes find them
+anywhere), and ends by printing perflab commands to try on them, with the
+functions the profiles name.
 
 perflab demo trace tells the execution-tracing story of the Ultimate Go
 notes instead: examples/tracefreq searches 4000 generated RSS documents

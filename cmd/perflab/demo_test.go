@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -34,6 +35,7 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("perflab demo: exit %d\n%s", code, stderr)
 	}
 	testNextCommands(t, bin, work, stdout)
+	testSectionCommands(t, bin, work, stdout)
 	for _, want := range []string{
 		"# of loops: 76000 (including 1 artificial root node)",
 		"1 search + 1 repetitions (the benchmark does 50; perflab demo -reps=50 runs it in full)",
@@ -46,7 +48,7 @@ func TestDemo(t *testing.T) {
 	if stderr != "" {
 		t.Errorf("stderr not empty when not a terminal: %q", stderr)
 	}
-	verdict := section(stdout, "== 5. Verdict", "== 6.")
+	verdict := section(stdout, "== 6. Verdict", "== 7.")
 	p, err := profiles.Load(context.Background(), []string{filepath.Join(dir, "naive.cpu.pprof")}, profiles.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +81,7 @@ func TestDemo(t *testing.T) {
 // testNextCommands runs, in dir, every perflab command of the demo's last
 // section, as a shell would split it.
 func testNextCommands(t *testing.T, bin, dir, out string) {
-	_, next, ok := strings.Cut(out, "== 7. Now read the profiles yourself (kept in perflab-demo)")
+	_, next, ok := strings.Cut(out, "== 8. Now read the profiles yourself (kept in perflab-demo)")
 	if !ok {
 		t.Fatalf("the demo does not end with the commands to try next:\n%s", out)
 	}
@@ -98,6 +100,48 @@ func testNextCommands(t *testing.T, bin, dir, out string) {
 	}
 	if len(ran) < 3 || !strings.Contains(strings.Join(ran, "\n"), "perflab list 'havlak.") {
 		t.Errorf("the demo printed %d commands to try, no perflab list of a havlak function:\n%s", len(ran), next)
+	}
+}
+
+// testSectionCommands runs, in dir, each "$ perflab ..." command line the
+// demo printed above a report: the report must be that command's output,
+// byte for byte; where the section says it is the same report as a go
+// tool pprof command line, that command's output too.
+func testSectionCommands(t *testing.T, bin, dir, out string) {
+	lines := strings.SplitAfter(out, "\n")
+	ran := 0
+	for i, line := range lines {
+		cmd, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "$ perflab ")
+		if !ok {
+			continue
+		}
+		var body strings.Builder // up to the next section
+		for _, l := range lines[i+1:] {
+			if strings.HasPrefix(l, "== ") {
+				break
+			}
+			body.WriteString(l)
+		}
+		want := strings.TrimSuffix(body.String(), "\n") // the section's leading blank line
+		args := shellWords(t, cmd)
+		got, stderr, code := runPerflabIn(t, dir, bin, args...)
+		if code != 0 || got != want {
+			t.Errorf("perflab %s: exit %d (%s), and its output differs from the demo's:\n%s\n-- demo --\n%s", cmd, code, stderr, got, want)
+		}
+		ran++
+		title := lines[max(0, i-2)]
+		if _, pprofCmd, ok := strings.Cut(title, "(the same report as go tool pprof "); ok {
+			pprofArgs := append([]string{"tool", "pprof"}, shellWords(t, strings.TrimSuffix(strings.TrimSpace(pprofCmd), ")"))...)
+			c := exec.Command("go", pprofArgs...)
+			c.Dir = dir
+			pp, err := c.Output()
+			if err != nil || string(pp) != want {
+				t.Errorf("go %s: %v, and its output differs from the demo's:\n%s\n-- demo --\n%s", strings.Join(pprofArgs, " "), err, pp, want)
+			}
+		}
+	}
+	if ran < 4 {
+		t.Errorf("the demo printed %d command lines above its reports, want top, list, top and escapes:\n%s", ran, out)
 	}
 }
 

@@ -47,14 +47,13 @@ func runDisasm(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, a
 	rf := addReportFlags(fs, rpt.Disasm)
 	var d rpt.DisasmOptions
 	fs.BoolVar(&d.Inlines, "inlines", false, "show each instruction's inlined call chain")
-	if err := parseFlags(fs, args); err != nil {
+	rest, err := parseFlagsAnywhere(fs, args)
+	if err != nil {
 		return err
 	}
-	rest := fs.Args()
-	if len(rest) == 0 {
-		return usageErrorf("missing REGEX and profile")
+	if rf.symbol, rest, err = regexAndSources(rest); err != nil {
+		return err
 	}
-	rf.symbol, rest = rest[0], rest[1:]
 	if len(rest) > 1 && disasm.IsObjectFile(rest[0]) {
 		d.Binary, rest = rest[0], rest[1:]
 	}

@@ -52,10 +52,11 @@ func runEscapes(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	rf := addReportFlags(fs, rpt.Raw)
 	asJSON := fs.Bool("json", false, "print JSON")
 	flow := fs.Bool("flow", false, "show the compiler's flow under each reason")
-	if err := parseFlags(fs, args); err != nil {
+	args, err := parseFlagsAnywhere(fs, args)
+	if err != nil {
 		return err
 	}
-	rest := skipBinary(fs.Args())
+	rest := skipBinary(args)
 	p, o, err := rf.load(ctx, stdin, stderr, rest)
 	if err != nil {
 		return err

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 
+	"github.com/perflab/perflab/goroutines"
 	"github.com/perflab/perflab/internal/atomicfile"
 	"github.com/perflab/perflab/profiles"
+	rpt "github.com/perflab/perflab/report"
 )
 
 var fetchCmd = &command{
@@ -17,8 +20,11 @@ var fetchCmd = &command{
 Fetch downloads a profile or an execution trace and saves it to FILE byte
 for byte as the server sent it (usually gzipped profile.proto), after
 checking what it is: a profile is decoded, a trace is read to its last
-event while it streams to FILE. Anything else is refused unless -raw is
-given. SOURCE is a URL such as http://host:port/debug/pprof/heap, or a bare
+event while it streams to FILE, a goroutine dump in text (goroutine?debug=2,
+which perflab goroutines reads) is read for its goroutines. Anything else
+is refused unless -raw is given. The message on stderr says what was
+saved: of a profile, its type and total as pprof's header says them, and
+for a CPU profile the number of samples taken. SOURCE is a URL such as http://host:port/debug/pprof/heap, or a bare
 host:port meaning http://host:port/debug/pprof/profile (a CPU profile), as
 in go tool pprof. On a terminal, a countdown shows while the server
 collects a CPU profile or trace. FILE "-" means standard output; a device
@@ -30,7 +36,7 @@ perflab fetch -seconds 5 -o cpu.pb.gz http://localhost:6060/debug/pprof/profile
 perflab fetch -seconds 5 -o trace.out http://localhost:6060/debug/pprof/trace
 perflab fetch -o heap.pb.gz http://localhost:6060/debug/pprof/heap
 PERFLAB_TOKEN=s3cret perflab fetch -o heap.pb.gz http://localhost:6060/debug/pprof/heap
-perflab fetch -raw -o goroutines.txt 'http://localhost:6060/debug/pprof/goroutine?debug=2'
+perflab fetch -o goroutines.txt 'http://localhost:6060/debug/pprof/goroutine?debug=2'
 perflab top cpu.pb.gz
 `,
 	run: runFetch,
@@ -54,20 +60,51 @@ func runFetch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	if err != nil {
 		return err
 	}
+	opts.Text = goroutineDump
 	src := fs.Arg(0)
 	saved, err := fetchTo(ctx, *out, src, *raw, opts, stdout)
 	if err != nil {
 		return err
 	}
+	fmt.Fprintln(stderr, savedMessage(saved, *out))
+	return nil
+}
+
+// savedMessage says what fetch saved to out: for a profile, what pprof's
+// header would say of it ("Type: cpu", "Total samples = 990ms") and, for
+// a CPU profile, how many samples that is.
+func savedMessage(saved profiles.Saved, out string) string {
 	switch saved.Kind {
 	case "profile":
-		fmt.Fprintf(stderr, "Saved the profile (%d samples, %d bytes) to %s\n", saved.Samples, saved.Bytes, *out)
+		s, err := rpt.Summarize(saved.Profile)
+		if err != nil {
+			return fmt.Sprintf("Saved the profile (%d bytes) to %s", saved.Bytes, out)
+		}
+		count := ""
+		if s.Samples >= 0 {
+			count = fmt.Sprintf(": %d samples", s.Samples)
+			if s.Period != "" {
+				count += " of " + s.Period
+			}
+		}
+		return fmt.Sprintf("Saved the profile (Type: %s, Total samples = %s%s; %d bytes) to %s", s.Type, s.Total, count, saved.Bytes, out)
 	case "trace":
-		fmt.Fprintf(stderr, "Saved the trace (%d events, %d bytes) to %s\n", saved.Events, saved.Bytes, *out)
-	default:
-		fmt.Fprintf(stderr, "Saved %d bytes as is to %s\n", saved.Bytes, *out)
+		return fmt.Sprintf("Saved the trace (%d events, %d bytes) to %s", saved.Events, saved.Bytes, out)
+	case "text":
+		return fmt.Sprintf("Saved the %s (%d bytes) as is to %s", saved.What, saved.Bytes, out)
 	}
-	return nil
+	return fmt.Sprintf("Saved %d bytes as is to %s", saved.Bytes, out)
+}
+
+// goroutineDump is fetch's profiles.Options.Text: it accepts a goroutine
+// dump in text (net/http/pprof's goroutine?debug=2), which perflab
+// goroutines reads.
+func goroutineDump(data []byte) (string, bool) {
+	d := goroutines.NewDump()
+	if err := goroutines.Read("", bytes.NewReader(data), d, goroutines.Options{}); err != nil {
+		return "", false
+	}
+	return fmt.Sprintf("goroutine dump of %d goroutines", d.Total), true
 }
 
 // fetchTo saves src to the file name, or to stdout for "-". The file is

@@ -9,12 +9,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	runtimepprof "runtime/pprof"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/perflab/perflab/collect"
+	"github.com/perflab/perflab/internal/reporttest"
 	"github.com/perflab/perflab/internal/testprog"
 )
 
@@ -154,12 +157,16 @@ func TestFetchTrace(t *testing.T) {
 		t.Errorf("saved %d bytes (%v); stderr %q", len(data), err, stderr)
 	}
 
-	// Anything else needs -raw.
+	// A goroutine dump in text is saved as it came, and said to be one,
+	// with as many goroutines as it has headers.
 	src := srv.URL + "/debug/pprof/goroutine?debug=2"
 	_, stderr, code = runPerflab(t, bin, "fetch", "-o", out, src)
-	if code != 1 || !strings.Contains(stderr, "is not a profile or a trace (content-type text/plain; ") || !strings.HasSuffix(stderr, "use -raw to save it as is\n") {
-		t.Errorf("fetch of a goroutine dump: exit %d, %q", code, stderr)
+	data, _ = os.ReadFile(out)
+	n := len(regexp.MustCompile(`(?m)^goroutine [0-9]+ .*\[.*\]:$`).FindAll(data, -1))
+	if want := fmt.Sprintf("Saved the goroutine dump of %d goroutines (%d bytes) as is to %s\n", n, len(data), out); code != 0 || n == 0 || stderr != want {
+		t.Errorf("fetch of a goroutine dump: exit %d, %q; want %q", code, stderr, want)
 	}
+	// Anything else needs -raw.
 	_, stderr, code = runPerflab(t, bin, "fetch", "-raw", "-o", out, src)
 	if data, _ := os.ReadFile(out); code != 0 || !bytes.HasPrefix(data, []byte("goroutine ")) || stderr != fmt.Sprintf("Saved %d bytes as is to %s\n", len(data), out) {
 		t.Errorf("fetch -raw of a goroutine dump: exit %d, %q, saved %.20q", code, stderr, data)
@@ -211,5 +218,89 @@ func TestFetchToken(t *testing.T) {
 		if strings.Contains(stderr.String(), token) {
 			t.Errorf("perflab %q showed the token: %q", tt.args, stderr.String())
 		}
+	}
+}
+
+// TestFetchCountsSamples fetches a CPU profile of a CPU-bound program:
+// the message gives the samples the profile's own values add up to (not
+// its records, far fewer), and its type and total as go tool pprof's
+// header does.
+func TestFetchCountsSamples(t *testing.T) {
+	bin := perflab(t)
+	url := startSpinServer(t)
+	out := filepath.Join(t.TempDir(), "cpu.pb.gz")
+	_, stderr, code := runPerflab(t, bin, "fetch", "-seconds", "2", "-o", out, url)
+	if code != 0 {
+		t.Fatalf("fetch exited %d: %s", code, stderr)
+	}
+	p := reporttest.ReadProfile(t, out)
+	samples := int64(0)
+	for _, s := range p.Sample {
+		samples += s.Value[0]
+	}
+	if p.SampleType[0].Type != "samples" || samples <= int64(2*len(p.Sample)) {
+		t.Fatalf("want a CPU profile with many samples per record: %d samples in %d records", samples, len(p.Sample))
+	}
+	header, _, err := reporttest.RunPprof(t, "", nil, "-top", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := regexp.MustCompile(`Total samples = (\S+)`).FindSubmatch(header)
+	if total == nil {
+		t.Fatalf("pprof's header has no total: %s", header)
+	}
+	data, _ := os.ReadFile(out)
+	want := fmt.Sprintf("Saved the profile (Type: cpu, Total samples = %s: %d samples of %v; %d bytes) to %s\n",
+		total[1], samples, time.Duration(p.Period), len(data), out)
+	if stderr != want {
+		t.Errorf("fetch says\n%q\nwant\n%q", stderr, want)
+	}
+}
+
+// TestURLSourcesKept loads profiles from a real server, as go tool pprof
+// does: each report of a URL source keeps the profile under
+// $PPROF_TMPDIR (else ~/pprof) with the name pprof gives it, says where,
+// and the kept file gives the same report.
+func TestURLSourcesKept(t *testing.T) {
+	bin := perflab(t)
+	heap := startSpinServer(t) + "/debug/pprof/heap"
+	_, pprofErr, err := reporttest.RunPprof(t, "", nil, "-top", heap)
+	if err != nil {
+		t.Fatalf("pprof: %v\n%s", err, pprofErr)
+	}
+	saved := regexp.MustCompile(`(?m)^Saved profile in (.*)$`)
+	m := saved.FindSubmatch(pprofErr)
+	if m == nil {
+		t.Fatalf("pprof kept nothing: %s", pprofErr)
+	}
+	name := filepath.Base(string(m[1])) // pprof.BINARY.TYPES.001.pb.gz
+	run := func(env []string, args ...string) (stdout, stderr string) {
+		t.Helper()
+		var o, e bytes.Buffer
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), env...)
+		cmd.Stdout, cmd.Stderr = &o, &e
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("perflab %q: %v\n%s", args, err, e.String())
+		}
+		return o.String(), e.String()
+	}
+	dir := t.TempDir()
+	for i, want := range []string{name, strings.Replace(name, ".001.", ".002.", 1)} {
+		stdout, stderr := run([]string{"PPROF_TMPDIR=" + dir}, "top", heap)
+		if wantErr := "Saved profile in " + filepath.Join(dir, want) + "\n"; stderr != wantErr {
+			t.Fatalf("fetch %d: stderr %q; want %q", i+1, stderr, wantErr)
+		}
+		if kept, _ := run(nil, "top", filepath.Join(dir, want)); kept != stdout {
+			t.Errorf("the kept profile's report differs from the fetched one's: %s", reporttest.FirstDiff([]byte(kept), []byte(stdout)))
+		}
+	}
+	home := t.TempDir()
+	if _, stderr := run([]string{"PPROF_TMPDIR=", "HOME=" + home}, "top", heap); stderr != "Saved profile in "+filepath.Join(home, "pprof", name)+"\n" {
+		t.Errorf("without $PPROF_TMPDIR: stderr %q; want the profile kept in $HOME/pprof", stderr)
+	}
+	local := filepath.Join(dir, name)
+	if _, stderr := run([]string{"PPROF_TMPDIR=" + dir}, "top", local); stderr != "" {
+		t.Errorf("a local source is kept again: %q", stderr)
 	}
 }

@@ -19,8 +19,9 @@ with its script inlined, for attaching to CI runs and issues, at most
 about 2 MB whatever the profile (frames too narrow to see are left out).
 Click to zoom, shift-click for the sandwich view (callers above, callees
 below), search by regexp. With -diff_base or -base the graph is a red/blue
-diff on the new profile's shape (red grew, blue shrank); its Reverse button
-draws the base's shape, Normalize scales the base to the new total.
+diff on the new profile's shape (red grew, blue shrank); the page names the
+base in its heading and the graph's legend; its Reverse button draws the
+base's shape, Normalize scales the base to the new total.
 `,
 	examples: `
 perflab flame -o cpu.html cpu.pprof
@@ -36,19 +37,20 @@ func runFlame(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 	out := fs.String("o", "", "the HTML file to write (required)")
 	title := fs.String("title", "", "the page's title (default: the sources)")
 	flameUp := fs.Bool("flame", false, "root at the bottom (default: icicle, root on top)")
-	if err := parseFlags(fs, args); err != nil {
+	sources, err := parseFlagsAnywhere(fs, args)
+	if err != nil {
 		return err
 	}
 	switch {
 	case *out == "":
 		return usageErrorf("-o FILE.html is required")
-	case fs.NArg() == 0:
+	case len(sources) == 0:
 		return usageErrorf("no profile given")
 	}
 	// -base draws the same diff as -diff_base: the base's samples kept
 	// apart, so that the graph has the new profile's shape.
 	rf.baseAsDiff = true
-	p, o, err := rf.load(ctx, stdin, stderr, fs.Args())
+	p, o, err := rf.load(ctx, stdin, stderr, sources)
 	if err != nil {
 		return err
 	}
@@ -61,9 +63,12 @@ func runFlame(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, ar
 		return err
 	}
 	legend = append(legend, o.ActiveFilters()...)
-	ho := flame.HTMLOptions{Title: *title, Legend: legend}
+	ho := flame.HTMLOptions{Title: *title, Legend: legend, BaseName: rf.src.baseNames()}
 	if ho.Title == "" {
-		ho.Title = "perflab flame " + joinArgs(fs.Args())
+		ho.Title = "perflab flame " + joinArgs(sources)
+		if ho.BaseName != "" {
+			ho.Title += " (base " + ho.BaseName + ")"
+		}
 	}
 	if *flameUp {
 		ho.Orientation = "flame"

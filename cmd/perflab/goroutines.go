@@ -35,8 +35,11 @@ A SOURCE is a file, "-" for standard input, or a URL of a program's
 hold any mix of a panic, a fatal error (a deadlock, concurrent map
 writes), a SIGQUIT dump, GOTRACEBACK=all, system or crash output,
 runtime.Stack or debug=2 text, a debug=1 goroutine profile or a binary
-one; log lines in between are skipped. Dumps of Go 1.17 to 1.27 are read.
-A dump cut short is read as far as it goes, with a note.
+one, and the race detector's reports (grouped by the locations of their
+two accesses); log lines in between are skipped. Dumps of Go 1.17 to 1.27
+are read. An input holding several dumps (two panics, two SIGQUITs) is
+reported one dump after the other. A dump cut short is read as far as it
+goes, with a note.
 
 After "--", perflab runs PROGRAM with GOTRACEBACK=all and reads its
 standard error when it dies; Ctrl-\ (SIGQUIT) and Ctrl-C are forwarded to

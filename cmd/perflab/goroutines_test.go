@@ -329,3 +329,18 @@ func TestGoroutinesLeakProfile(t *testing.T) {
 		t.Errorf("keptWorker reported:\n%s", stdout)
 	}
 }
+
+// TestGoroutinesEscapes reads a dump whose panic message and a label hold
+// terminal escape sequences: it is read (it was refused as "binary data"),
+// and with -sanitize they are shown as visible escapes.
+func TestGoroutinesEscapes(t *testing.T) {
+	dump := filepath.Join(t.TempDir(), "escapes.txt")
+	os.WriteFile(dump, []byte("panic: \x1b[2Jowned \x1b]52;c;ZXZpbA==\x07\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/app/main.go:12 +0x1d\n"), 0o644)
+	var stdout, stderr bytes.Buffer
+	if code := exitCode(&stderr, run(context.Background(), strings.NewReader(""), &stdout, &stderr, []string{"goroutines", "-sanitize", dump})); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if out := stdout.String(); strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `\x1b]52;c;`) {
+		t.Errorf("-sanitize output:\n%s\nwant the escapes shown, none left raw", out)
+	}
+}

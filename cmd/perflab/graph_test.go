@@ -282,8 +282,8 @@ func TestGraphErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"graph", missing}, "give one of -dot and -svg"},
-		{[]string{"graph", "-dot", "-svg", missing}, "give one of -dot and -svg"},
+		{[]string{"graph", missing}, "give one of -dot, -svg and -web"},
+		{[]string{"graph", "-dot", "-svg", missing}, "give one of -dot, -svg and -web"},
 		{[]string{"graph", "-dot"}, "no profile given"},
 		{[]string{"graph", "-svg", missing}, "missing.pprof"},
 		{[]string{"graph", "-dot", "-focus=(", valid}, "focus"},

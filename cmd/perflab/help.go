@@ -59,6 +59,12 @@ Commands:
 	fmt.Fprint(w, `
 Run 'perflab help COMMAND' for a command's flags and examples.
 
+go tool pprof's own command line works too, with its output flag as the
+command: 'perflab -top cpu.pprof', 'perflab -list=REGEX [BINARY] cpu.pprof',
+'perflab -http=:8080 cpu.pprof', 'perflab -svg -output=cpu.svg cpu.pprof', and
+'perflab cpu.pprof' for the shell (see docs/compat.md). The commands that
+take a REGEX or sources also take flags after them.
+
 `+sanitizeUsage)
 }
 

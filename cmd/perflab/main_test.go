@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -11,7 +13,23 @@ import (
 	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/investigate"
 	"github.com/perflab/perflab/loadgen"
+	"github.com/perflab/perflab/profiles"
 )
+
+// TestMain keeps the profiles the report commands fetch from URLs, which
+// they save under $PPROF_TMPDIR as go tool pprof does, in a directory of
+// the tests' own rather than in ~/pprof.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "perflab-pprof-tmpdir-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv(profiles.KeepDirEnv, dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // perflab builds the real binary once per test that asks for it.
 func perflab(t *testing.T) string {

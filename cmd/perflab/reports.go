@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"runtime"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/term"
 	"github.com/perflab/perflab/profiles"
 	rpt "github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/settings"
@@ -125,20 +127,19 @@ func runReport(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader, std
 }
 
 // loadReportArgs parses the flags and arguments of a report of kind k (list
-// and peek take a REGEX before the sources) and loads the profile; the
-// source "-" reads stdin.
+// and peek take a REGEX before the sources; flags may follow them) and
+// loads the profile; the source "-" reads stdin.
 func loadReportArgs(ctx context.Context, c *command, k rpt.Kind, stdin io.Reader, stdout, stderr io.Writer, args []string) (*profile.Profile, rpt.Options, *reportFlags, error) {
 	fs := newFlagSet(c.name)
 	rf := addReportFlags(fs, k)
-	if err := parseFlags(fs, args); err != nil {
+	rest, err := parseFlagsAnywhere(fs, args)
+	if err != nil {
 		return nil, rpt.Options{}, nil, err
 	}
-	rest := fs.Args()
 	if k == rpt.List || k == rpt.Peek {
-		if len(rest) == 0 {
-			return nil, rpt.Options{}, nil, usageErrorf("missing REGEX and profile")
+		if rf.symbol, rest, err = regexAndSources(rest); err != nil {
+			return nil, rpt.Options{}, nil, err
 		}
-		rf.symbol, rest = rest[0], rest[1:]
 	}
 	p, o, err := rf.load(ctx, stdin, stderr, rest)
 	return p, o, rf, err
@@ -162,6 +163,13 @@ func (rf *reportFlags) load(ctx context.Context, stdin io.Reader, stderr io.Writ
 	// -base draws the same diff as -diff_base where the base's samples
 	// must be kept apart (flame: the graph has the new profile's shape).
 	opts.DiffBase = opts.DiffBase || rf.baseAsDiff && len(opts.Base) > 0
+	sr, err := rf.src.sel.reader(opts.Token)
+	if err != nil {
+		return nil, rpt.Options{}, err
+	}
+	defer sr.Close()
+	opts.Resolve = sr.resolve
+	opts.Fetched = keepFetched(stderr)
 	p, err := profiles.Load(ctx, sources, opts)
 	if err != nil {
 		return nil, rpt.Options{}, err
@@ -171,6 +179,24 @@ func (rf *reportFlags) load(ctx context.Context, stdin io.Reader, stderr io.Writ
 	// heap (130 MB less peak RSS on the 500k-sample benchmark profile).
 	runtime.GC()
 	return p, o, nil
+}
+
+// keepFetched returns the profiles.Options.Fetched of the report
+// commands: as go tool pprof, they keep a copy of a profile fetched from
+// a URL under $PPROF_TMPDIR (else ~/pprof) and say where, with pprof's
+// words; a copy that cannot be written is said so, and the report goes on.
+func keepFetched(stderr io.Writer) func(*profile.Profile) {
+	return func(p *profile.Profile) {
+		dir, err := profiles.KeepDir()
+		if err == nil {
+			var path string
+			if path, err = profiles.Keep(dir, p); err == nil {
+				fmt.Fprintln(stderr, "Saved profile in", path)
+				return
+			}
+		}
+		fmt.Fprintln(stderr, "Could not save profile:", term.OneLine(err.Error()))
+	}
 }
 
 // reportFlags holds the values of pprof's report flags.

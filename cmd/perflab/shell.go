@@ -19,7 +19,11 @@ mapaccess, tree, traces, tags, raw, disasm main.hash), option assignments (nodef
 sample_index=alloc_space, focus=main), "help", "o" and "quit". On a
 terminal, lines can be edited: Up and Down recall earlier commands, Tab
 completes commands, options and (after a report command) function names.
-"top >file" writes the report to file, only if it succeeds.
+"top >file" writes the report to file, only if it succeeds. "web main.run"
+serves the web viewer on loopback and prints the URL of its call graph
+with the shell's options and that focus (opened in the browser on a
+terminal); "weblist REGEX" likewise its source view; "svg >file" draws the
+graph as SVG, without Graphviz (without a file, to a new profileNNN.svg).
 
 Flags: those of the report commands (see 'perflab help top'), which set the
 shell's initial options, as pprof's flags do.
@@ -45,8 +49,8 @@ func runShell(ctx context.Context, c *command, stdout, stderr io.Writer, stdin i
 		return err
 	}
 	sh := shell.New(p, o, stdout, stderr)
-	view, stop := shellSourceView(ctx, p, o, stdin, stderr)
-	sh.SourceView = view
+	source, graph, stop := shellViews(ctx, p, o, stdin, stderr)
+	sh.SourceView, sh.GraphView = source, graph
 	defer stop()
 	return sh.Run(stdin)
 }

@@ -85,7 +85,7 @@ func testShell(t *testing.T, p *reporttest.Profiles) {
 func TestShellHelpAndOptions(t *testing.T) {
 	p := reporttest.Generate(t)
 	var out, errw bytes.Buffer
-	script := "help\nhelp peek\no\nnodefraction=0.25\no\nweb\n"
+	script := "help\nhelp peek\no\nnodefraction=0.25\no\ncallgrind\n"
 	if err := runShell(context.Background(), shellCmd, &out, &errw, strings.NewReader(script), []string{p.Path("cpu.pb.gz")}); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestShellHelpAndOptions(t *testing.T) {
 	for _, want := range []string{
 		"Commands:", "    peek ", "    top ", "Display callers and callees of functions matching func_regex.",
 		"  nodefraction              = 0.005", "  nodefraction              = 0.25",
-		"web: not supported by perflab's shell",
+		"callgrind: not supported by perflab's shell",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("shell stderr lacks %q:\n%s", want, got)

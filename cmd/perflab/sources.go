@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +28,7 @@ type sourceFlags struct {
 	maxBytes       int64
 	token          string
 	headers        stringList
+	sel            *selectionFlags // nil without -base: fetch, trace, goroutines
 }
 
 // addSourceFlags defines the source flags on fs; withBase adds -base,
@@ -37,6 +39,7 @@ func addSourceFlags(fs *flag.FlagSet, withBase bool) *sourceFlags {
 		fs.Var(&sf.base, "base", "subtract the base profile at `SRC`")
 		fs.Var(&sf.diffBase, "diff_base", "compare with the base profile at `SRC`")
 		fs.BoolVar(&sf.normalize, "normalize", false, "scale the profile to the base's total first")
+		sf.sel = addSelectionFlags(fs, true)
 	}
 	fs.IntVar(&sf.seconds, "seconds", 0, "collect `N` seconds of CPU profile or trace from a URL source (at most a year)")
 	fs.DurationVar(&sf.timeout, "timeout", 0, "bound on each fetch (default 1.5 x -seconds + 5s, else 60s; at most a year)")
@@ -92,4 +95,9 @@ func headerError(h string, err error) error {
 		reason = he.Reason
 	}
 	return usageErrorf("-H %q: %s", name, reason)
+}
+
+// baseNames names the -diff_base or -base sources, "" without.
+func (sf *sourceFlags) baseNames() string {
+	return strings.Join(append(slices.Clone(sf.diffBase), sf.base...), " ")
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -117,4 +118,46 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return &usageError{err: err}
 	}
 	return nil
+}
+
+// parseFlagsAnywhere is parseFlags for the commands whose arguments are
+// a REGEX, a binary and sources: there a flag may also follow the
+// arguments, as it follows pprof's -list=REGEX ("perflab list REGEX
+// -sample_index=alloc_space heap.pprof"). It returns the arguments in
+// order. "--" ends the flags; "-" (standard input) is an argument.
+func parseFlagsAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if n := len(args) - len(rest); len(rest) == 0 || n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}
+
+// regexAndSources splits the arguments of list, peek, disasm and weblist
+// into the REGEX and what follows it, naming what is missing.
+func regexAndSources(args []string) (string, []string, error) {
+	switch {
+	case len(args) == 0:
+		return "", nil, usageErrorf("missing REGEX and profile")
+	case len(args) == 1 && isSourceName(args[0]):
+		return "", nil, usageErrorf("missing REGEX before the profile %s: the functions to show come first", args[0])
+	case len(args) == 1:
+		return "", nil, usageErrorf("no profile given after REGEX %q", args[0])
+	}
+	return args[0], args[1:], nil
+}
+
+// isSourceName reports whether arg names a source rather than a regexp:
+// standard input, an existing file or a URL with its scheme.
+func isSourceName(arg string) bool {
+	if _, err := os.Stat(arg); err == nil || arg == "-" {
+		return true
+	}
+	return strings.Contains(arg, "://")
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"net"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -33,6 +32,7 @@ groups of its goroutines (/ui/goroutines; with -base OLD, the leaks).
 	examples: `
 perflab web cpu.pprof
 perflab web -http=127.0.0.1:8080 -no_browser -focus=main.run cpu.pprof
+PERFLAB_HTTP_TOKEN=s3cret perflab web -http=0.0.0.0:8080 cpu.pprof
 perflab web -diff_base=old.pprof new.pprof
 perflab web trace.out
 perflab web -base dump-before.txt dump-after.txt
@@ -43,51 +43,31 @@ perflab web -base dump-before.txt dump-after.txt
 func runWeb(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet("web")
 	rf := addReportFlags(fs, rpt.Kind("web"))
-	addr := fs.String("http", "", "where to listen (default 127.0.0.1 on a free port); a host that is not loopback is warned about")
-	noBrowser := fs.Bool("no_browser", false, "do not open a browser")
-	if err := parseFlags(fs, args); err != nil {
+	wf := addWebFlags(fs)
+	sources, err := parseFlagsAnywhere(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if len(sources) == 0 {
 		return usageErrorf("no profile given")
 	}
-	host, port, err := splitHTTP(*addr)
+	ws, err := wf.serve(stdin, stderr, rf.src)
 	if err != nil {
 		return err
 	}
-	ws := webServe{addr: *addr, host: host, port: port, noBrowser: *noBrowser, stdin: stdin, stderr: stderr, src: rf.src}
-	if done, err := runWebSpecial(ctx, fs.Args(), ws); done { // a trace or a goroutine dump
+	if done, err := runWebSpecial(ctx, sources, ws); done { // a trace or a goroutine dump
 		return err
 	}
-	p, o, err := rf.load(ctx, stdin, stderr, fs.Args())
+	p, o, err := rf.load(ctx, stdin, stderr, sources)
 	if err != nil {
 		return err
 	}
-	loopback := web.IsLoopback(net.JoinHostPort(host, port))
-	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(fs.Args(), " "), AnyHost: !loopback, MaxBytes: rf.src.maxBytes})
+	srv, err := web.New(p, web.Options{Report: o, Title: strings.Join(sources, " "), AnyHost: ws.anyHost(), Token: ws.token, MaxBytes: rf.src.maxBytes,
+		BaseName: rf.src.baseNames()})
 	if err != nil {
 		return err
 	}
 	return serveWebHandler(ctx, srv, "/ui/", ws)
-}
-
-// splitHTTP reads -http: HOST:PORT, where an empty host means 127.0.0.1
-// and an empty port a free one.
-func splitHTTP(addr string) (host, port string, err error) {
-	if addr == "" {
-		return "127.0.0.1", "0", nil
-	}
-	host, port, err = net.SplitHostPort(addr)
-	if err != nil {
-		return "", "", usageErrorf("-http %q: want HOST:PORT", addr)
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	if port == "" {
-		port = "0"
-	}
-	return host, port, nil
 }
 
 // openBrowser opens u in the desktop's browser, best effort: a machine

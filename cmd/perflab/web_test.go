@@ -46,6 +46,14 @@ var servingRx = regexp.MustCompile(`Serving web UI on (http://127\.0\.0\.1:\d+)\
 // its base URL once it serves; the server stops when the test ends.
 func startWeb(t *testing.T, args ...string) string {
 	t.Helper()
+	u, _ := startWebStderr(t, args...)
+	return u
+}
+
+// startWebStderr is startWeb that also returns what perflab web writes
+// on its standard error.
+func startWebStderr(t *testing.T, args ...string) (string, *lockedBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var stderr lockedBuffer
 	done := make(chan error, 1)
@@ -60,7 +68,7 @@ func startWeb(t *testing.T, args ...string) string {
 	})
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := servingRx.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1]
+			return m[1], &stderr
 		}
 		select {
 		case err := <-done:
@@ -69,7 +77,7 @@ func startWeb(t *testing.T, args ...string) string {
 		}
 	}
 	t.Fatalf("perflab web did not serve:\n%s", stderr.String())
-	return ""
+	return "", nil
 }
 
 // smallProfile writes internal/profgen's Small profile to a file.

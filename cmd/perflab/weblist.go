@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -50,16 +49,15 @@ perflab weblist -no_browser 'havlak\.DFS' ./havlak cpu.pprof
 func runWeblist(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet("weblist")
 	rf := addReportFlags(fs, rpt.Kind("web"))
-	addr := fs.String("http", "", "where to listen (default 127.0.0.1 on a free port); a host that is not loopback is warned about")
-	noBrowser := fs.Bool("no_browser", false, "do not open a browser")
-	if err := parseFlags(fs, args); err != nil {
+	wf := addWebFlags(fs)
+	rest, err := parseFlagsAnywhere(fs, args)
+	if err != nil {
 		return err
 	}
-	rest := fs.Args()
-	if len(rest) == 0 {
-		return usageErrorf("missing REGEX and profile")
+	regex, rest, err := regexAndSources(rest)
+	if err != nil {
+		return err
 	}
-	regex, rest := rest[0], rest[1:]
 	if _, err := regexp.Compile(regex); err != nil {
 		return usageErrorf("REGEX %q: %w", regex, err)
 	}
@@ -70,7 +68,7 @@ func runWeblist(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if len(rest) == 0 {
 		return usageErrorf("no profile given")
 	}
-	host, port, err := splitHTTP(*addr)
+	ws, err := wf.serve(stdin, stderr, rf.src)
 	if err != nil {
 		return err
 	}
@@ -78,14 +76,14 @@ func runWeblist(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if err != nil {
 		return err
 	}
-	sv := &sourceViewer{p: p, o: o, binary: binary, title: strings.Join(rest, " "), host: host, port: port, stderr: stderr}
+	sv := &sourceViewer{p: p, o: o, binary: binary, title: strings.Join(rest, " "), ws: ws}
 	u, err := sv.open(ctx, regex)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "Source view: %s\n", u)
-	if !*noBrowser {
-		openBrowser(u)
+	if !ws.noBrowser {
+		openBrowser(ws.loginURL(u))
 	}
 	return sv.wait()
 }
@@ -96,8 +94,7 @@ type sourceViewer struct {
 	p             *profile.Profile // not changed once served
 	o             rpt.Options
 	binary, title string
-	host, port    string
-	stderr        io.Writer
+	ws            webServe // where and how to serve
 	srv           *web.Server
 	base          string     // http://HOST:PORT, once listening
 	done          chan error // the server's end, once listening
@@ -108,18 +105,17 @@ type sourceViewer struct {
 // not running, and returns the source view's URL. Not safe for
 // concurrent use.
 func (sv *sourceViewer) open(ctx context.Context, regex string) (string, error) {
-	if sv.srv == nil {
-		srv, err := web.New(sv.p, web.Options{Report: sv.o, Title: sv.title, AnyHost: !sv.loopback(), Binary: sv.binary})
-		if err != nil {
-			return "", err
-		}
-		sv.srv = srv
+	if err := sv.newServer(); err != nil {
+		return "", err
 	}
 	q := url.Values{}
 	settings.EncodeURL(&sv.o, q)
 	q.Set("f", regex)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1/ui/api/source?"+q.Encode(), nil)
+	if sv.ws.token != "" {
+		req.Header.Set("Authorization", "Bearer "+sv.ws.token)
+	}
 	sv.srv.ServeHTTP(rec, req)
 	if rec.Code != http.StatusOK {
 		return "", errors.New(strings.TrimSpace(strings.TrimPrefix(rec.Body.String(), "source: ")))
@@ -132,18 +128,42 @@ func (sv *sourceViewer) open(ctx context.Context, regex string) (string, error) 
 	return sv.base + "/ui/source?" + q.Encode(), nil
 }
 
-func (sv *sourceViewer) loopback() bool { return web.IsLoopback(net.JoinHostPort(sv.host, sv.port)) }
+// openGraph starts the server if it is not running and returns the URL
+// of its call graph with the options o. Not safe for concurrent use.
+func (sv *sourceViewer) openGraph(ctx context.Context, o rpt.Options) (string, error) {
+	if err := sv.newServer(); err != nil {
+		return "", err
+	}
+	if sv.done == nil {
+		if err := sv.listen(ctx); err != nil {
+			return "", err
+		}
+	}
+	q := url.Values{}
+	settings.EncodeURL(&o, q)
+	return sv.base + "/ui/graph?" + q.Encode(), nil
+}
+
+// newServer makes the viewer's server, once.
+func (sv *sourceViewer) newServer() error {
+	if sv.srv != nil {
+		return nil
+	}
+	srv, err := web.New(sv.p, web.Options{Report: sv.o, Title: sv.title, AnyHost: sv.ws.anyHost(), Token: sv.ws.token, Binary: sv.binary})
+	sv.srv = srv
+	return err
+}
 
 // listen serves sv.srv until ctx is done or close is called.
 func (sv *sourceViewer) listen(ctx context.Context) error {
-	ln, u, err := listenWeb(sv.host, sv.port, net.JoinHostPort(sv.host, sv.port), sv.stderr)
+	srv, err := listenWeb(sv.srv, sv.ws)
 	if err != nil {
 		return err
 	}
-	sv.base = u
+	sv.base = srv.URL()
 	sctx, cancel := context.WithCancel(ctx)
 	sv.cancelServe, sv.done = cancel, make(chan error, 1)
-	go func() { sv.done <- web.Serve(sctx, ln, sv.srv) }()
+	go func() { sv.done <- srv.ServeContext(sctx) }()
 	return nil
 }
 
@@ -160,20 +180,21 @@ func (sv *sourceViewer) close() {
 	}
 }
 
-// shellSourceView is the shell's weblist: the first use serves the
-// profile's web UI on a free loopback port; each use prints the source
-// view's URL and, when the shell reads a terminal, opens it in a browser.
-// stop ends the server.
-func shellSourceView(ctx context.Context, p *profile.Profile, o rpt.Options, stdin io.Reader, stderr io.Writer) (view func(string) (string, error), stop func()) {
-	sv := &sourceViewer{p: p, o: o, title: "shell", host: "127.0.0.1", port: "0", stderr: stderr}
+// shellViews are the shell's weblist and web: the first use serves the
+// profile's web UI on a free loopback port; each use prints the view's
+// URL and, when the shell reads a terminal, opens it in a browser. stop
+// ends the server.
+func shellViews(ctx context.Context, p *profile.Profile, o rpt.Options, stdin io.Reader, stderr io.Writer) (source func(string) (string, error), graph func(rpt.Options) (string, error), stop func()) {
+	sv := &sourceViewer{p: p, o: o, title: "shell", ws: webServe{addr: "127.0.0.1:0", host: "127.0.0.1", port: "0", stderr: stderr}}
 	f, interactive := stdin.(*os.File)
 	interactive = interactive && term.IsTTY(f)
-	view = func(regex string) (string, error) {
-		u, err := sv.open(ctx, regex)
+	show := func(u string, err error) (string, error) {
 		if err == nil && interactive {
 			openBrowser(u)
 		}
 		return u, err
 	}
-	return view, sv.close
+	source = func(regex string) (string, error) { return show(sv.open(ctx, regex)) }
+	graph = func(o rpt.Options) (string, error) { return show(sv.openGraph(ctx, o)) }
+	return source, graph, sv.close
 }

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"os"
 	"regexp"
@@ -57,15 +55,6 @@ func sniffWeb(sources []string) webSource {
 	return webProfile
 }
 
-// webServe is how runWeb serves: where and whether to open a browser.
-type webServe struct {
-	addr, host, port string
-	noBrowser        bool
-	stdin            io.Reader
-	stderr           io.Writer
-	src              *sourceFlags
-}
-
 // runWebSpecial serves the timeline of a trace or the groups of a dump
 // when sources is one, and reports whether it did.
 func runWebSpecial(ctx context.Context, sources []string, ws webServe) (bool, error) {
@@ -73,7 +62,7 @@ func runWebSpecial(ctx context.Context, sources []string, ws webServe) (bool, er
 	if kind == webProfile {
 		return false, nil
 	}
-	anyHost := !web.IsLoopback(net.JoinHostPort(ws.host, ws.port))
+	anyHost := ws.anyHost()
 	title := sources[0]
 	var h http.Handler
 	var path string
@@ -92,7 +81,7 @@ func runWebSpecial(ctx context.Context, sources []string, ws webServe) (bool, er
 			return true, err
 		}
 		began := time.Now()
-		ts, err := web.NewTrace(ctx, f, st.Size(), web.TraceOptions{Title: title, AnyHost: anyHost})
+		ts, err := web.NewTrace(ctx, f, st.Size(), web.TraceOptions{Title: title, AnyHost: anyHost, Token: ws.token})
 		if err != nil {
 			return true, fmt.Errorf("%s: %w", sources[0], err)
 		}
@@ -139,35 +128,5 @@ func webDumpServer(ctx context.Context, sources []string, ws webServe, title str
 		title += " (base " + strings.Join(ws.src.base, " ") + ")"
 	}
 	d.Sort()
-	return web.NewGoroutines(d, web.GoroutineOptions{Title: title, AnyHost: anyHost})
-}
-
-// serveWebHandler listens on ws's address, opens path in a browser unless
-// -no_browser, and serves h until ctx is done.
-func serveWebHandler(ctx context.Context, h http.Handler, path string, ws webServe) error {
-	ln, u, err := listenWeb(ws.host, ws.port, ws.addr, ws.stderr)
-	if err != nil {
-		return err
-	}
-	if !ws.noBrowser {
-		openBrowser(u + path)
-	}
-	return web.Serve(ctx, ln, h)
-}
-
-// listenWeb opens the web UI's listener on host:port (addr is how -http
-// spelt it), warns when that is not a loopback address, and prints pprof's
-// "Serving web UI on" line. It returns the listener and the base URL.
-func listenWeb(host, port, addr string, stderr io.Writer) (net.Listener, string, error) {
-	hostPort := net.JoinHostPort(host, port)
-	ln, err := net.Listen("tcp", hostPort)
-	if err != nil {
-		return nil, "", fmt.Errorf("-http %s: %w", addr, err)
-	}
-	if !web.IsLoopback(hostPort) {
-		fmt.Fprintf(stderr, "warning: -http %s is not a loopback address: anyone who can reach it can read what it serves\n", addr)
-	}
-	u := "http://" + ln.Addr().String()
-	fmt.Fprintf(stderr, "Serving web UI on %s\n", u)
-	return ln, u, nil
+	return web.NewGoroutines(d, web.GoroutineOptions{Title: title, AnyHost: anyHost, Token: ws.token})
 }

@@ -12,6 +12,7 @@
 //     orientation: "icicle",// or "flame" (root at the bottom)
 //     onSelect: (name) => {},  // a frame was chosen for the sandwich view
 //     onQuery: (query) => {},  // the query changed (zoom, search, ...): sync the URL
+//     baseName: "old.pprof",   // a diff's base, named in its legend
 //   });
 //   fg.setQuery(query)      // => Promise; loads and draws
 //   fg.setOrientation("flame")
@@ -30,8 +31,12 @@
 // Interaction: click a frame to zoom in, the breadcrumbs to zoom out;
 // shift-click (or the Sandwich button after a click) centres the sandwich
 // view on a frame; Escape zooms out one level; the search box takes a
-// regexp and shows the matched share of the total. Profile strings are only ever set as textContent or
-// drawn on the canvas, never parsed as HTML.
+// regexp and shows the matched share of the total. A diff shows a legend of
+// its colours, naming the base. Frame labels are shortened as pprof's are
+// (shortNames): the package path, then the package, then the receiver go
+// first, and only the shortest is cut with "…"; hovering shows the full
+// name. Profile strings are only ever set as textContent or drawn on the
+// canvas, never parsed as HTML.
 
 const ROW = 18; // row height, CSS pixels
 const FONT = "12px system-ui, -apple-system, sans-serif";
@@ -53,6 +58,30 @@ export function format(v, unit) {
 		return v + "B";
 	}
 	return String(v) + (unit && unit !== "count" ? unit : "");
+}
+
+// shortNames returns the names a frame may be labelled with, longest
+// first, as pprof's flame graph does (internal/report's shortNameList):
+// the name without its package path ("encoding/json.(*encodeState).marshal"
+// is "json.(*encodeState).marshal"; a /vN major version is dropped too),
+// then every suffix after a "." or "::".
+export function shortNames(name) {
+	let n = name.replace(/^\(anonymous namespace\)::/, "");
+	n = n.replace(/^(.*?)\/v(?:[2-9]|[1-9][0-9]+)([./].*)$/, "$1$2");
+	for (const rx of [/^(?:[\w\-.]+\/)+([^.]+\..+)/, // Go: the package path
+		/^(?:[a-z]\w*\.)*([A-Z][\w$]*\.(?:<init>|[a-z][\w$]*(?:\$\d+)?))(?:\(|$)/, // Java: the package
+		/^(?:[_a-zA-Z]\w*::)+(_*[A-Z]\w*::~?[_a-zA-Z]\w*(?:<.*>)?)/]) { // C++: the namespaces
+		const m = rx.exec(n);
+		if (m) { n = m.slice(1).join(""); break; }
+	}
+	const out = [n];
+	const sep = /::|\./g;
+	let x;
+	while ((x = sep.exec(n)) !== null) {
+		const end = x.index + x[0].length;
+		if (end < n.length) out.push(n.slice(end));
+	}
+	return out;
 }
 
 function pct(v, total) {
@@ -234,6 +263,18 @@ class TextMeasure {
 		if (w === undefined) { w = this.ctx.measureText(c).width; this.chars.set(c, w); }
 		return w;
 	}
+	// width returns the width of s in pixels.
+	width(s) {
+		let w = 0;
+		for (let i = 0; i < s.length; i++) w += this.char(s[i]);
+		return w;
+	}
+	// label returns the first of names (longest first, see shortNames)
+	// that fits in max pixels, else the last cut to fit (with "…"), or "".
+	label(names, max) {
+		for (const n of names) if (this.width(n) <= max) return n;
+		return this.fit(names[names.length - 1], max);
+	}
 	// fit returns the longest prefix of s (with "…") that fits in max pixels.
 	fit(s, max) {
 		let w = 0;
@@ -278,6 +319,7 @@ export class FlameGraph {
 		this.view = null;
 		el.classList.add("perflab-flame");
 		this.bar = this.node("div", "pf-bar", el);
+		this.legend = this.node("div", "pf-legend", el);
 		this.crumbs = this.node("div", "pf-crumbs", el);
 		this.status = this.node("div", "pf-status", el);
 		this.wrap = this.node("div", "pf-wrap", el);
@@ -394,6 +436,37 @@ export class FlameGraph {
 		}
 	}
 
+	// names returns shortNames of the view's string k, computed once.
+	names(k) {
+		const d = this.view;
+		if (!d.names) d.names = new Map();
+		let n = d.names.get(k);
+		if (!n) { n = shortNames(d.strings[k]); d.names.set(k, n); }
+		return n;
+	}
+
+	// legendUpdate shows, in a diff, what the colours and widths mean and
+	// which profile is the base.
+	legendUpdate() {
+		const v = this.view.raw, L = this.legend;
+		L.textContent = "";
+		L.style.display = this.view.base ? "" : "none";
+		if (!this.view.base) return;
+		const swatch = (color, text) => {
+			const s = this.node("span", "pf-swatch", L);
+			s.style.background = color;
+			L.appendChild(document.createTextNode(" " + text + "  "));
+		};
+		const base = this.opts.baseName ? "the base, " + this.opts.baseName : "the base";
+		L.appendChild(document.createTextNode("Diff against " + base + ": "));
+		swatch("hsl(0,85%,55%)", "grew");
+		swatch("hsl(220,85%,55%)", "shrank");
+		swatch("hsl(0,0%,88%)", "unchanged");
+		L.appendChild(document.createTextNode("(deeper colour, larger change); widths are " +
+			(v.reverse ? "the base's values" : "the new profile's values") +
+			(v.baseScale && v.baseScale !== 1 ? "; the base is scaled to the new total (×" + v.baseScale.toFixed(3) + ")" : "") + "."));
+	}
+
 	rowOf(depth) {
 		const d = this.view;
 		if (this.orientation === "flame" && !d.raw.sandwich) return d.maxDepth - depth;
@@ -430,6 +503,7 @@ export class FlameGraph {
 		if (!this.view) return;
 		const d = this.view, v = d.raw;
 		this.crumbsUpdate();
+		this.legendUpdate();
 		const diff = !!d.base;
 		this.revBtn.style.display = this.normBtn.style.display = diff ? "" : "none";
 		this.revBtn.classList.toggle("pf-on", !!this.query.reverse);
@@ -458,6 +532,7 @@ export class FlameGraph {
 		const rect = this.canvas.getBoundingClientRect();
 		const top = Math.max(0, -rect.top - ROW), bottom = Math.min(height, window.innerHeight - rect.top + ROW);
 		this.boxes = [];
+		this.labels = new Map(); // frame index → label drawn, for tests
 		for (let i = 0; i < d.n; i++) {
 			const w = d.width[i] * k;
 			if (w < 0.5) continue;
@@ -467,10 +542,11 @@ export class FlameGraph {
 			ctx.fillStyle = this.color(i);
 			ctx.fillRect(x, y, Math.max(w - 0.5, 0.5), ROW - 1);
 			if (w > 24) {
-				const label = this.measure.fit(d.strings[d.name[i]], w - 6);
+				const label = this.measure.label(this.names(d.name[i]), w - 6);
 				if (label) {
 					ctx.fillStyle = "#111";
 					ctx.fillText(label, x + 3, y + ROW / 2);
+					this.labels.set(i, label);
 				}
 			}
 		}
@@ -499,10 +575,14 @@ export class FlameGraph {
 		const lines = [d.strings[d.name[i]]];
 		const file = d.strings[d.file[i]];
 		if (file) lines.push(file + (d.line[i] ? ":" + d.line[i] : ""));
-		lines.push(`cum ${format(d.cum[i], u)} (${pct(d.cum[i], total)}), flat ${format(d.self[i], u)} (${pct(d.self[i], total)})`);
 		if (d.base) {
-			const s = v.baseScale || 1, b = Math.round(d.base[i] * s), delta = d.cum[i] - b;
-			lines.push(`base ${format(b, u)}, change ${delta >= 0 ? "+" : ""}${format(delta, u)} (${delta >= 0 ? "+" : ""}${pct(delta, total)} of total)`);
+			// What top -diff_base shows: the change, as a share of its total.
+			const s = v.baseScale || 1, b = Math.round(d.base[i] * s), bs = Math.round(d.baseSelf[i] * s);
+			const delta = d.cum[i] - b, flat = d.self[i] - bs, sign = (x) => (x >= 0 ? "+" : "");
+			lines.push(`change: cum ${sign(delta)}${format(delta, u)} (${sign(delta)}${pct(delta, total)}), flat ${sign(flat)}${format(flat, u)} (${sign(flat)}${pct(flat, total)})`);
+			lines.push(`new: cum ${format(d.cum[i], u)}, flat ${format(d.self[i], u)}; base${s !== 1 ? " (normalized)" : ""}: cum ${format(b, u)}, flat ${format(bs, u)}`);
+		} else {
+			lines.push(`cum ${format(d.cum[i], u)} (${pct(d.cum[i], total)}), flat ${format(d.self[i], u)} (${pct(d.self[i], total)})`);
 		}
 		lines.push("click: zoom · shift-click: sandwich");
 		this.tip.textContent = "";

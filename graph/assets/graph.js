@@ -6,7 +6,9 @@
 // {id, dotId, name}; a double click on a node dispatches "perflab-node-focus"
 // with the same detail, elsewhere it resets the view. Pages may call
 // perflabGraph.attach(svg) for graphs added later; perflabGraph.zoom(factor,
-// clientX, clientY), .reset() and .viewBox() act on the first graph.
+// clientX, clientY), .reset(), .viewBox(), .fit() (the whole drawing) and
+// .setHome(x, y, w, h) (the view reset and 0 return to, by default the
+// whole drawing) act on the first graph.
 (function () {
   "use strict";
   var graphs = [];
@@ -16,7 +18,8 @@
     }
     svg.setAttribute("data-panzoom", "on");
     var b = svg.viewBox.baseVal;
-    var home = { x: b.x, y: b.y, w: b.width, h: b.height };
+    var whole = { x: b.x, y: b.y, w: b.width, h: b.height };
+    var home = whole;
     var vb = { x: home.x, y: home.y, w: home.w, h: home.h };
     function apply() {
       svg.setAttribute("viewBox", vb.x + " " + vb.y + " " + vb.w + " " + vb.h);
@@ -30,7 +33,7 @@
       return { x: ox + (cx - r.left) * k, y: oy + (cy - r.top) * k, k: k };
     }
     function zoom(factor, cx, cy) {
-      var w = Math.min(Math.max(vb.w * factor, home.w / 100), home.w * 4);
+      var w = Math.min(Math.max(vb.w * factor, whole.w / 100), Math.max(whole.w, home.w) * 4);
       var f = w / vb.w, p = toSVG(cx, cy);
       vb = { x: p.x - (p.x - vb.x) * f, y: p.y - (p.y - vb.y) * f, w: w, h: vb.h * f };
       apply();
@@ -94,6 +97,11 @@
     var g = {
       svg: svg, zoom: zoom, reset: reset,
       viewBox: function () { return { x: vb.x, y: vb.y, width: vb.w, height: vb.h }; },
+      fit: function () {
+        vb = { x: whole.x, y: whole.y, w: whole.w, h: whole.h };
+        apply();
+      },
+      setHome: function (x, y, w, h) { home = { x: x, y: y, w: w, h: h }; },
     };
     graphs.push(g);
     return g;
@@ -121,5 +129,8 @@
       return graphs.length ? graphs[0][method].apply(null, arguments) : undefined;
     };
   }
-  window.perflabGraph = { attach: attach, zoom: first("zoom"), reset: first("reset"), viewBox: first("viewBox") };
+  window.perflabGraph = {
+    attach: attach, zoom: first("zoom"), reset: first("reset"), viewBox: first("viewBox"),
+    fit: first("fit"), setHome: first("setHome"),
+  };
 })();

@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/google/pprof/profile"
@@ -26,8 +28,12 @@ type Options struct {
 	// demo's default DefaultReps.
 	Reps int
 	// ProfileDir, if not empty, receives the profiles as naive.cpu.pprof,
-	// naive.allocs.pprof and tuned.cpu.pprof, and the demo ends by
-	// printing perflab commands to try on them (Result.Next).
+	// naive.allocs.pprof and tuned.cpu.pprof, and the workload's source
+	// in src/, which the profiles name; the demo ends by printing perflab
+	// commands to try on them (Result.Next). Each report the demo prints
+	// is that of the perflab command line printed above it, run on these
+	// files. Without ProfileDir they are written to a temporary
+	// directory, removed at the end.
 	ProfileDir string
 	// Progress, if not nil, is told what the demo is doing while a run
 	// goes on ("naive: 3 of 21 searches done, 1.2s"), and "" when that
@@ -66,7 +72,15 @@ func Run(ctx context.Context, w io.Writer, opts Options) (*Result, error) {
 			return nil, err // before minutes of work, not after
 		}
 	}
-	d := &demoRun{w: w, opts: opts, res: new(Result)}
+	d := &demoRun{w: w, opts: opts, res: new(Result), dir: opts.ProfileDir}
+	if d.dir == "" {
+		tmp, err := os.MkdirTemp("", "perflab-demo-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		d.dir = tmp
+	}
 	for _, step := range []func(context.Context) error{d.runNaive, d.analyse, d.runTuned} {
 		if err := step(ctx); err != nil {
 			d.opts.Progress("")
@@ -81,6 +95,7 @@ type demoRun struct {
 	w      io.Writer
 	opts   Options
 	res    *Result
+	dir    string // where the profiles and the source are written
 	cpu    *profile.Profile
 	allocs *profile.Profile
 }
@@ -88,6 +103,18 @@ type demoRun struct {
 func (d *demoRun) printf(format string, args ...any) { fmt.Fprintf(d.w, format, args...) }
 
 func (d *demoRun) section(title string) { d.printf("\n== %s\n\n", title) }
+
+// command prints the perflab command line whose output follows.
+func (d *demoRun) command(args ...string) {
+	for i, a := range args {
+		args[i] = shellQuote(a)
+	}
+	d.printf("$ perflab %s\n", strings.Join(args, " "))
+}
+
+// file is the path of the demo's file name in its directory, as the
+// commands it prints name it.
+func (d *demoRun) file(name string) string { return filepath.Join(d.dir, name) }
 
 // progress returns the callback that shows which search is running.
 func (d *demoRun) progress(name string) func(done, total int) {
@@ -121,40 +148,45 @@ func (d *demoRun) runNaive(ctx context.Context) error {
 	if err := pprof.Lookup("allocs").WriteTo(&allocs, 0); err != nil {
 		return fmt.Errorf("writing the allocation profile: %w", err)
 	}
-	if d.cpu, err = profile.ParseData(m.CPUProfile); err != nil {
-		return fmt.Errorf("reading the CPU profile: %w", err)
+	if d.cpu, err = d.save(naiveCPUFile, m.CPUProfile); err != nil {
+		return fmt.Errorf("the CPU profile: %w", err)
 	}
-	if d.allocs, err = profile.ParseData(allocs.Bytes()); err != nil {
-		return fmt.Errorf("reading the allocation profile: %w", err)
+	if d.allocs, err = d.save(naiveAllocsFile, allocs.Bytes()); err != nil {
+		return fmt.Errorf("the allocation profile: %w", err)
 	}
-	return d.saveProfiles(m.CPUProfile, allocs.Bytes())
-}
-
-// saveProfiles writes the naive run's profiles to Options.ProfileDir.
-func (d *demoRun) saveProfiles(cpu, allocs []byte) error {
-	dir := d.opts.ProfileDir
-	if dir == "" {
-		return nil
+	if d.opts.ProfileDir != "" {
+		d.printf("profiles written to %s, the workload's source to %s\n", d.dir, filepath.Join(d.dir, srcDir))
 	}
-	for name, data := range map[string][]byte{naiveCPUFile: cpu, naiveAllocsFile: allocs} {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return err
-		}
-	}
-	d.printf("profiles written to %s\n", dir)
 	return nil
 }
 
-// saveTuned writes the tuned run's CPU profile to Options.ProfileDir.
-func (d *demoRun) saveTuned(cpu []byte) error {
-	if d.opts.ProfileDir == "" {
-		return nil
+// save writes the profile data to the demo's directory as name, its
+// workload functions naming the copy of the source there (written on the
+// first call), and returns it as written.
+func (d *demoRun) save(name string, data []byte) (*profile.Profile, error) {
+	src, err := writeSource(d.dir)
+	if err != nil {
+		return nil, err
 	}
-	return os.WriteFile(filepath.Join(d.opts.ProfileDir, tunedCPUFile), cpu, 0o644)
+	p, err := profile.ParseData(data)
+	if err != nil {
+		return nil, err
+	}
+	pointToSource(p, src)
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(d.file(name), buf.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	return profile.ParseData(buf.Bytes()) // as the commands will read it
 }
 
 func (d *demoRun) analyse(ctx context.Context) error {
-	d.section("2. Where the CPU time goes: perflab top (the same report as go tool pprof -top)")
+	cpu, allocs := d.file(naiveCPUFile), d.file(naiveAllocsFile)
+	d.section("2. Where the CPU time goes (the same report as go tool pprof -top -nodecount=12 " + shellQuote(cpu) + ")")
+	d.command("top", "-nodecount=12", cpu)
 	o := report.DefaultOptions()
 	o.NodeCount = 12
 	if err := report.Generate(d.w, d.cpu.Copy(), report.Top, o); err != nil {
@@ -167,15 +199,19 @@ func (d *demoRun) analyse(ctx context.Context) error {
 	if hot == "" {
 		return errors.New("the CPU profile holds no sample of the workload; was it too short?")
 	}
-	d.section(fmt.Sprintf("3. The hottest function of the workload, %s (%.0f%% of CPU time in its code and the runtime calls it makes): perflab list", shortName(hot), 100*frac))
-	if err := listSource(d.w, d.cpu, hot); err != nil {
+	d.section(fmt.Sprintf("3. The hottest function of the workload, %s (%.0f%% of CPU time in its code and the runtime calls it makes)", shortName(hot), 100*frac))
+	o = report.DefaultOptions()
+	o.Symbol = "^" + regexp.QuoteMeta(hot) + "$"
+	d.command("list", o.Symbol, cpu)
+	if err := report.Generate(d.w, d.cpu.Copy(), report.List, o); err != nil {
 		return fmt.Errorf("list: %w", err)
 	}
 
-	d.section("4. The biggest allocation sites: perflab top -sample_index=alloc_space -lines -show=examples/havlak")
+	d.section("4. The biggest allocation sites")
 	o = report.DefaultOptions()
 	o.NodeCount, o.SampleIndex, o.Granularity = 8, "alloc_space", "lines"
 	o.Show = `examples/havlak\.`
+	d.command("top", "-nodecount=8", "-sample_index=alloc_space", "-lines", "-show="+o.Show, allocs)
 	if err := report.Generate(d.w, d.allocs.Copy(), report.Top, o); err != nil {
 		return fmt.Errorf("top of allocations: %w", err)
 	}
@@ -184,14 +220,12 @@ func (d *demoRun) analyse(ctx context.Context) error {
 		return err
 	}
 	d.res.Sites = sites
-	if d.res.Escapes, err = whyAllocated(ctx, d.allocs); err != nil {
+	d.section("5. Why they allocate: the compiler's reasons for each line")
+	if err := d.escapes(ctx); err != nil {
 		return fmt.Errorf("escapes: %w", err)
 	}
-	if err := writeEscapes(d.w, d.res.Escapes); err != nil {
-		return err
-	}
 
-	d.section("5. Verdict")
+	d.section("6. Verdict")
 	d.res.Verdict = verdict(d.res.Shares, shortName(hot), sites)
 	if why := escapesVerdict(d.res.Escapes); why != "" {
 		d.res.Verdict = wrap(d.res.Verdict+" "+why, 80)
@@ -201,7 +235,7 @@ func (d *demoRun) analyse(ctx context.Context) error {
 }
 
 func (d *demoRun) runTuned(ctx context.Context) error {
-	d.section("6. The fix: the tuned loop finder (slices indexed by block number, storage and loop graph reused)")
+	d.section("7. The fix: the tuned loop finder (slices indexed by block number, storage and loop graph reused)")
 	m, err := measure(ctx, havlak.Tuned, d.opts.Reps, d.progress("tuned"))
 	d.opts.Progress("")
 	if err != nil {
@@ -214,7 +248,7 @@ func (d *demoRun) runTuned(ctx context.Context) error {
 	}
 	writeTable(d.w, d.res.Naive, m)
 	d.printf("\nBoth runs were under the CPU profiler. Peak memory is what the Go runtime held\nmapped from the OS (runtime/metrics), sampled every 5 ms.\n")
-	if err := d.saveTuned(m.CPUProfile); err != nil {
+	if _, err := d.save(tunedCPUFile, m.CPUProfile); err != nil {
 		return err
 	}
 	d.printNext()

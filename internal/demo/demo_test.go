@@ -32,7 +32,7 @@ func TestRun(t *testing.T) {
 		"1 search + 0 repetitions (the benchmark does 50",
 		"== 2. Where the CPU time goes", "flat  flat%   sum%        cum   cum%",
 		"ROUTINE ======================== " + res.Hottest + " in ",
-		"Type: alloc_space", "== 5. Verdict", "naive/tuned",
+		"Type: alloc_space", "== 6. Verdict", "naive/tuned",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
@@ -111,7 +111,7 @@ func checkEscapes(t *testing.T, res *Result, text, flatVerdict string) {
 	if a == nil || a.BuildError != "" {
 		t.Fatalf("no compiler notes for the workload: %+v", a)
 	}
-	if !strings.Contains(text, "Why they allocate: perflab escapes") {
+	if !strings.Contains(text, "== 5. Why they allocate: the compiler's reasons for each line\n\n$ perflab escapes ") {
 		t.Errorf("output lacks the escapes listing:\n%s", text)
 	}
 	for _, st := range a.Sites {
@@ -119,7 +119,7 @@ func checkEscapes(t *testing.T, res *Result, text, flatVerdict string) {
 			continue
 		}
 		c, _ := compilenotes.LookupCategory(st.Category)
-		for _, want := range []string{fmt.Sprintf("%s:%d `%s` (%s,", st.File, st.Line, st.Reasons[0], c.Title), c.Hint} {
+		for _, want := range []string{fmt.Sprintf("%s:%d `%s` (%s,", filepath.Base(st.File), st.Line, st.Reasons[0], c.Title), st.Hint} {
 			if !strings.Contains(flatVerdict, want) {
 				t.Errorf("verdict lacks %q:\n%s", want, res.Verdict)
 			}

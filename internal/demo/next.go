@@ -67,7 +67,7 @@ func (d *demoRun) printNext() {
 		return
 	}
 	d.res.Next = nextCommands(dir, d.res.Hottest, d.res.Sites)
-	d.section(fmt.Sprintf("7. Now read the profiles yourself (kept in %s)", dir))
+	d.section(fmt.Sprintf("8. Now read the profiles yourself (kept in %s)", dir))
 	for _, c := range d.res.Next {
 		d.printf("  %s\n", c)
 	}

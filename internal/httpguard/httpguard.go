@@ -1,9 +1,3 @@
-// Package httpguard holds the checks perflab's local HTTP servers (the
-// collect debug server, the web UI) make before serving a request: that a
-// loopback server is addressed by a loopback name, which defeats DNS
-// rebinding, and that a browser did not send the request on behalf of
-// another site, which defeats cross-site request forgery against servers
-// without a token.
 package httpguard
 
 import (
@@ -23,16 +17,40 @@ func IsLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// LoopbackAddr reports whether Listen would bind addr ("127.0.0.1:8080",
+// "localhost:0", ":8080", "[::1]:0") to loopback only; an empty host
+// means 127.0.0.1.
+func LoopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	return host == "" || IsLoopback(strings.Trim(host, "[]"))
+}
+
 // LoopbackHost reports whether r's Host header is a loopback name, with
 // or without a port. A loopback server that refuses other Host headers
 // cannot be reached by a web page that points its own domain at
-// 127.0.0.1 (DNS rebinding).
+// 127.0.0.1 (DNS rebinding). It says nothing of where the client is:
+// the client chooses the header; see LoopbackPeer.
 func LoopbackHost(r *http.Request) bool {
 	host := r.Host
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
 	return IsLoopback(strings.Trim(host, "[]"))
+}
+
+// LoopbackPeer reports whether r came from this machine: whether the
+// peer address of its connection (r.RemoteAddr) is a loopback address.
+// A request whose RemoteAddr is not an address does not.
+func LoopbackPeer(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // ErrCrossSite is the error SameOrigin returns for a request a browser

@@ -56,7 +56,9 @@ var misbehaving = []struct {
 	{"ignores SIGTERM", `trap "" TERM; sleep 300 & echo $! > $PIDFILE; wait`, true, 128 + 9, true},
 	{"forks a child", `sleep 300 & echo $! > $PIDFILE; wait`, true, 128 + 15, false},
 	{"exits early", `sleep 300 & echo $! > $PIDFILE; exit 3`, false, 3, false},
-	{"child ignores SIGTERM", `sh -c 'trap "" TERM; echo $$ > $PIDFILE; while :; do sleep 1; done' & exit 0`, false, 0, false},
+	// The leader waits for its child's PID, written once its trap is set:
+	// a group stopped earlier would take the child before it could.
+	{"child ignores SIGTERM", `sh -c 'trap "" TERM; echo $$ > $PIDFILE; while :; do sleep 1; done' & until [ -s $PIDFILE ]; do sleep 0.01; done; exit 0`, false, 0, false},
 }
 
 // TestNothingLeft runs each misbehaving program and checks the one

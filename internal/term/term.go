@@ -25,11 +25,20 @@ func IsTerminal(w io.Writer) bool {
 // IsTTY reports whether w is an *os.File attached to a terminal, or a
 // Sanitizer writing to one, in CI or not.
 func IsTTY(w io.Writer) bool {
+	f, ok := File(w)
+	return ok && xterm.IsTerminal(int(f.Fd()))
+}
+
+// File returns the *os.File w writes to: w itself, or the file a
+// Sanitizer writes to. Code that draws on a terminal itself (a line
+// editor) needs the file, to set its mode; what it writes there from the
+// input must then be escaped by the caller (see Escape).
+func File(w io.Writer) (*os.File, bool) {
 	if s, ok := w.(*Sanitizer); ok {
 		w = s.w
 	}
 	f, ok := w.(*os.File)
-	return ok && xterm.IsTerminal(int(f.Fd()))
+	return f, ok
 }
 
 // A Line is a single status line that is redrawn in place. On anything that

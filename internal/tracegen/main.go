@@ -5,6 +5,12 @@
 // of events to deal with.
 //
 //	go run ./internal/tracegen -size 200MB -o big.trace
+//
+// With -append_generations N, N crafted generations follow the real
+// trace (package craft): the hostile input of scripts/hostile/web, a
+// small trace and 5,360,000 generations in 100 MB.
+//
+//	go run ./internal/tracegen -size 100kB -append_generations 5360000 -o hostile.trace
 package main
 
 import (
@@ -18,6 +24,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/perflab/perflab/internal/tracegen/craft"
 )
 
 func main() {
@@ -32,6 +40,7 @@ func run(args []string) error {
 	size := fs.String("size", "200MB", "stop once the trace has this many bytes (kB, MB, GB)")
 	n := fs.Int("goroutines", 1000, "goroutines in the ring")
 	out := fs.String("o", "trace.out", "write the trace to `file`")
+	extra := fs.Int("append_generations", 0, "append `N` crafted one-batch generations (a hostile trace)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -55,6 +64,11 @@ func run(args []string) error {
 		return err != nil || st.Size() >= limit
 	})
 	trace.Stop()
+	if *extra > 0 {
+		if err := craft.Append(f, *extra, craft.Options{First: 1 << 20}); err != nil {
+			return err
+		}
+	}
 	st, err := f.Stat()
 	if err != nil {
 		return err

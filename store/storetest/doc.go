@@ -13,4 +13,8 @@
 // ranges, profile types, Totals' group-by and focus, limits, empty
 // results), with concurrent writers, after DropBefore, and after
 // reopening the store when the backend can.
+//
+// Recorder wraps a store for the tests of what writes to one (ingest,
+// scrape, collect's push mode): it keeps what was written, counts the
+// writes, and can refuse them as a full store does.
 package storetest

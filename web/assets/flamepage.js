@@ -2,7 +2,7 @@
 // first view (#flame-data); zooms, searches and toggles fetch
 // /ui/api/flame with the page's pprof parameters and the flame query, and
 // the URL follows, so every state can be bookmarked.
-import { FlameGraph, queryParams, format } from '/ui/flame/flame.js';
+import { FlameGraph, queryParams, format, shortNames } from '/ui/flame/flame.js';
 import { select } from '/ui/assets/app.js';
 
 const FLAME_PARAMS = ['path', 'search', 'sandwich', 'reverse', 'normalize', 'minwidth', 'maxdepth', 'maxframes', 'orient'];
@@ -52,6 +52,7 @@ fg = new FlameGraph(el, {
   query,
   orientation: url.get('orient') === 'flame' ? 'flame' : 'icicle',
   onSelect: (name) => select(name),
+  baseName: el.dataset.baseName || '',
   onQuery: (q) => {
     const u = urlFor(q);
     if (u !== location.search.slice(1)) history.replaceState(null, '', '?' + u);
@@ -76,3 +77,4 @@ function formatTable(v) {
 formatTable(initial);
 fg.setQuery(query).then(() => { document.body.dataset.ready = '1'; });
 window.perflabFlame = fg;
+window.perflabFlameShortNames = shortNames; // the labels' rule, for tests

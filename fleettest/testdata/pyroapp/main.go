@@ -1,7 +1,9 @@
 // Command pyroapp is a program instrumented with Grafana Pyroscope's Go
 // SDK, as a user would write it, for fleettest's tests: it pushes its
 // profiles to $SERVER every $UPLOAD_RATE while it works for $RUN_FOR,
-// then stops the SDK (which sends the last ones) and exits.
+// then stops the SDK (which sends the last ones) and exits. With
+// $AUTH_PASSWORD it authenticates as $AUTH_USER with Basic
+// authentication, as the SDK's users of a server with a token do.
 package main
 
 import (
@@ -53,10 +55,12 @@ func main() {
 		log.Fatal(err)
 	}
 	p, err := pyroscope.Start(pyroscope.Config{
-		ApplicationName: "fleet-app",
-		ServerAddress:   os.Getenv("SERVER"),
-		UploadRate:      rate,
-		Tags:            map[string]string{"region": "eu-1", "version": "1.0.0"},
+		ApplicationName:   "fleet-app",
+		ServerAddress:     os.Getenv("SERVER"),
+		BasicAuthUser:     os.Getenv("AUTH_USER"),
+		BasicAuthPassword: os.Getenv("AUTH_PASSWORD"),
+		UploadRate:        rate,
+		Tags:              map[string]string{"region": "eu-1", "version": "1.0.0"},
 		ProfileTypes: []pyroscope.ProfileType{
 			pyroscope.ProfileCPU, pyroscope.ProfileAllocObjects, pyroscope.ProfileAllocSpace,
 			pyroscope.ProfileInuseObjects, pyroscope.ProfileInuseSpace, pyroscope.ProfileGoroutines,

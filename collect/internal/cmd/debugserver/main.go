@@ -2,7 +2,8 @@
 // repros of scripts/hostile/collect: it serves collect.Listen on a free
 // loopback port, prints the address, keeps pairs of goroutines handing a
 // token back and forth (the workload whose execution trace grows
-// fastest), and exits after -for or on SIGTERM.
+// fastest) and parked goroutines (which make goroutine dumps long), and
+// exits after -for or on SIGTERM.
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 
 func main() {
 	pairs := flag.Int("pingpong", 0, "pairs of goroutines switching back and forth")
+	parked := flag.Int("parked", 0, "goroutines parked 20 calls deep")
 	token := flag.String("token", "", "bearer token the server requires")
 	life := flag.Duration("for", time.Minute, "how long to run")
 	flag.Parse()
@@ -42,6 +44,10 @@ func main() {
 			}
 		}()
 	}
+	stop := make(chan struct{})
+	for range *parked {
+		go parkDeep(20, stop)
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM)
 	select {
@@ -49,4 +55,15 @@ func main() {
 	case <-time.After(*life):
 	}
 	srv.Close()
+}
+
+// parkDeep parks a goroutine under depth frames until stop closes.
+//
+//go:noinline
+func parkDeep(depth int, stop chan struct{}) {
+	if depth > 0 {
+		parkDeep(depth-1, stop)
+		return
+	}
+	<-stop
 }

@@ -1,0 +1,167 @@
+package collect
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"runtime/trace"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/perflab/perflab/exectrace"
+)
+
+var traced struct {
+	once sync.Once
+	data []byte
+	ends []int64 // where ScanIndex says each generation ends
+	err  error
+}
+
+// multiGenTrace traces this test binary for 2.1 s, three generations or
+// more, once, and returns the trace and where its generations end.
+func multiGenTrace(t *testing.T) ([]byte, []int64) {
+	t.Helper()
+	traced.once.Do(func() {
+		var buf bytes.Buffer
+		if traced.err = trace.Start(&buf); traced.err != nil {
+			return
+		}
+		stop := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(time.Microsecond):
+				}
+			}
+		}()
+		time.Sleep(2100 * time.Millisecond) // generations last a second
+		close(stop)
+		trace.Stop()
+		traced.data = buf.Bytes()
+		ix, err := exectrace.ScanIndex(bytes.NewReader(traced.data))
+		if traced.err = err; err == nil {
+			for i := range ix.Generations() {
+				_, end := ix.GenerationBytes(i)
+				traced.ends = append(traced.ends, end)
+			}
+		}
+	})
+	if traced.err != nil {
+		t.Skipf("tracing: %v", traced.err)
+	}
+	return traced.data, traced.ends
+}
+
+// pieces calls f with data in pieces of random sizes up to max bytes.
+func pieces(data []byte, max int, f func([]byte)) {
+	for len(data) > 0 {
+		n := min(len(data), 1+rand.IntN(max))
+		f(data[:n])
+		data = data[n:]
+	}
+}
+
+// TestGenFramer streams a real trace through a genFramer in pieces of
+// random sizes: it tells a generation's end exactly where ScanIndex finds
+// one, and nowhere else.
+func TestGenFramer(t *testing.T) {
+	data, want := multiGenTrace(t)
+	var f genFramer
+	var got []int64
+	off := int64(0)
+	pieces(data, 300, func(p []byte) {
+		for len(p) > 0 {
+			n, end := f.next(p)
+			off += int64(n)
+			if end {
+				got = append(got, off)
+			}
+			p = p[n:]
+		}
+	})
+	if f.lost || len(got) != len(want) || len(got) == 0 {
+		t.Fatalf("ends at %v (lost %v), ScanIndex's at %v", got, f.lost, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("generation %d ends at byte %d, ScanIndex says %d", i, got[i], want[i])
+		}
+	}
+	var old genFramer
+	if n, end := old.next([]byte("go 1.25 trace\x00\x00\x00\x01\x02")); !old.lost || end || n != 18 {
+		t.Errorf("a Go 1.25 trace, which does not mark the ends: lost %v, end %v, n %d", old.lost, end, n)
+	}
+}
+
+// TestGenWriterEndsAtGeneration gives a real trace to a genWriter in
+// pieces, as the runtime does, and asks it to end the answer at points in
+// the middle of the stream: what it passes on ends exactly at the end of
+// the generation being sent, so that it reads to its end (the answer used
+// to be cut wherever the backlog was noticed, in the middle of a
+// generation, or of the first, leaving nothing readable).
+func TestGenWriterEndsAtGeneration(t *testing.T) {
+	data, ends := multiGenTrace(t)
+	if len(ends) < 2 {
+		t.Skipf("%d generations", len(ends))
+	}
+	for _, at := range []int64{ends[0] / 2, ends[0], ends[0] + 1, (ends[0] + ends[1]) / 2} {
+		var out bytes.Buffer
+		gw := &genWriter{w: &out}
+		off, sent := int64(0), int64(-1) // sent: what was passed on when last was set
+		pieces(data, 64<<10, func(p []byte) {
+			if off >= at && sent < 0 {
+				gw.last.Store(true)
+				sent = int64(out.Len())
+			}
+			gw.Write(p)
+			off += int64(len(p))
+		})
+		want := int64(-1) // the end of the generation being sent then
+		for _, e := range ends {
+			if e >= sent {
+				want = e
+				break
+			}
+		}
+		if int64(out.Len()) != want || !bytes.Equal(out.Bytes(), data[:out.Len()]) {
+			t.Errorf("asked to end after byte %d: passed %d bytes on, want the trace up to a generation's end %v", at, out.Len(), ends)
+		}
+		a := exectrace.NewAnalyzer()
+		if info, err := exectrace.Read(bytes.NewReader(out.Bytes()), a); err != nil || info.Events == 0 {
+			t.Errorf("asked to end after byte %d: %d events, then %v", at, info.Events, err)
+		}
+	}
+}
+
+// FuzzGenFramer follows any bytes: no panic, every byte is counted once,
+// and an end is told only right after an end-of-generation byte.
+func FuzzGenFramer(f *testing.F) {
+	f.Add([]byte("go 1.26 trace\x00\x00\x00\x01\x05\x00\x01\x02\x34\x34"), 3)
+	f.Add([]byte("go 1.26 trace\x00\x00\x00\x31\x07\x05\x00\x01\x00\x34\x01"), 1)
+	f.Add([]byte("go 1.25 trace\x00\x00\x00\x34"), 7)
+	f.Fuzz(func(t *testing.T, data []byte, piece int) {
+		piece = 1 + max(piece, 0)%64
+		var fr genFramer
+		total := 0
+		for rest := data; len(rest) > 0; {
+			p := rest[:min(len(rest), piece)]
+			for len(p) > 0 {
+				n, end := fr.next(p)
+				if n <= 0 || n > len(p) {
+					t.Fatalf("next took %d of %d bytes", n, len(p))
+				}
+				if end && (p[n-1] != wireEndOfGeneration || fr.lost) {
+					t.Fatalf("an end told after byte %#x", p[n-1])
+				}
+				total += n
+				p, rest = p[n:], rest[n:]
+			}
+		}
+		if total != len(data) {
+			t.Fatalf("counted %d of %d bytes", total, len(data))
+		}
+	})
+}
