@@ -1,7 +1,6 @@
 package fleet_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -9,9 +8,6 @@ import (
 	"time"
 
 	"connectrpc.com/connect"
-	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
-	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
-	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
 
 	"github.com/perflab/perflab/fleet"
 	"github.com/perflab/perflab/internal/clickhousetest"
@@ -62,7 +58,7 @@ func TestClickHouseDown(t *testing.T) {
 			t.Fatal(err)
 		}
 		before, _ := health()
-		go func() { results <- result{i, pushOne(url, p)} }()
+		go func() { results <- result{i, servertest.Push(context.Background(), url, p)} }()
 		// Taken (its rows wait for ClickHouse), or refused.
 		deadline := time.After(30 * time.Second)
 		for taken := false; !taken; {
@@ -118,20 +114,4 @@ func TestClickHouseDown(t *testing.T) {
 	if _, err := health(); err != nil {
 		t.Errorf("the store's health after ClickHouse came back: %v", err)
 	}
-}
-
-// pushOne pushes p through the Push API, one profile a request.
-func pushOne(url string, p store.Profile) error {
-	var b bytes.Buffer
-	if err := p.Profile.Write(&b); err != nil {
-		return err
-	}
-	var ls []*typesv1.LabelPair
-	for _, l := range p.Labels {
-		ls = append(ls, &typesv1.LabelPair{Name: l.Name, Value: l.Value})
-	}
-	c := pushv1connect.NewPusherServiceClient(http.DefaultClient, url)
-	_, err := c.Push(context.Background(), connect.NewRequest(&pushv1.PushRequest{Series: []*pushv1.RawProfileSeries{
-		{Labels: ls, Samples: []*pushv1.RawSample{{RawProfile: b.Bytes()}}}}}))
-	return err
 }

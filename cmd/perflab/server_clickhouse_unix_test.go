@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -37,23 +36,10 @@ func TestServerClickHouse(t *testing.T) {
 			}
 		}
 	}
-	from, until := rfc3339(storetest.Epoch), rfc3339(storetest.Epoch.Add(3*time.Hour))
-	query := func(spec string) []byte {
-		t.Helper()
-		out := filepath.Join(t.TempDir(), "merged.pb.gz")
-		stdout, stderr, code := runPerflab(t, bin, "query", "-store", spec, "-from", from, "-until", until, "-o", out, `{service_name="api"}`)
-		if code != 0 {
-			t.Fatalf("perflab query -store %s: exit status %d\n%s%s", spec, code, stdout, stderr)
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	want := query(onDir.url)
+	from, until := storetest.Epoch, storetest.Epoch.Add(3*time.Hour)
+	want := queryProfile(t, bin, onDir.url, from, until)
 	for _, spec := range []string{onClickHouse.url, spec} {
-		if got := query(spec); !bytes.Equal(got, want) {
+		if got := queryProfile(t, bin, spec, from, until); !bytes.Equal(got, want) {
 			t.Errorf("perflab query -store %s wrote %d bytes, against the server on a directory %d: they differ", spec, len(got), len(want))
 		}
 	}
