@@ -147,6 +147,8 @@ type unit struct {
 	split []*store.Parts
 	size  int64
 	done  chan error
+	// queued is when the unit was queued for the writer.
+	queued time.Time
 }
 
 // seriesRows are the profiles and samples of one series in a unit. The
