@@ -1,8 +1,9 @@
 package scrape
 
 import (
+	"encoding/binary"
+	"hash/maphash"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/google/pprof/profile"
@@ -31,9 +32,30 @@ func cumulativeType(name string, vt *profile.ValueType) bool {
 // A baseline is the last scrape of a cumulative profile of one target:
 // the values of its samples by stack and labels, summed, and its time.
 type baseline struct {
-	values map[string][]int64
-	types  string
-	time   int64
+	sums  sums
+	types string
+	time  int64
+}
+
+// sums are the values of a profile's samples summed by sample key (see
+// sampleKey): a row of values for each key, in the order of the sorted
+// keys. A scraper keeps one for each target's cumulative kinds, so it is
+// kept small: a key is a 64-bit hash rather than the stack it names (a
+// target's allocs profile has thousands of stacks, tens of frames deep),
+// and the rows share one slice, without a map.
+type sums struct {
+	keys   []uint64
+	values []int64
+	width  int
+}
+
+// row returns the values of key k, or nil.
+func (s *sums) row(k uint64) []int64 {
+	r, ok := slices.BinarySearch(s.keys, k)
+	if !ok {
+		return nil
+	}
+	return s.values[r*s.width : (r+1)*s.width : (r+1)*s.width]
 }
 
 // delta returns cur less the baseline in its cumulative sample types
@@ -50,14 +72,14 @@ func (b *baseline) delta(cur *profile.Profile, cumulative func(*profile.ValueTyp
 		types[i] = vt.Type + "/" + vt.Unit
 	}
 	sums, keys := sumByKey(cur)
-	prev, prevTypes, prevTime := b.values, b.types, b.time
-	b.values, b.types, b.time = sums, strings.Join(types, ","), cur.TimeNanos
-	if prev == nil || prevTypes != b.types {
+	prev, prevTypes, prevTime := b.sums, b.types, b.time
+	b.sums, b.types, b.time = sums, strings.Join(types, ","), cur.TimeNanos
+	if prev.keys == nil || prevTypes != b.types {
 		return nil, false
 	}
-	for k, vs := range sums {
-		old := prev[k]
-		for i, v := range vs {
+	for r, k := range sums.keys {
+		old := prev.row(k)
+		for i, v := range sums.values[r*sums.width : (r+1)*sums.width] {
 			if cols[i] && old != nil && v < old[i] {
 				return nil, false // a counter went down: a restart
 			}
@@ -65,15 +87,15 @@ func (b *baseline) delta(cur *profile.Profile, cumulative func(*profile.ValueTyp
 	}
 	out = cur.Copy()
 	kept := out.Sample[:0]
-	seen := make(map[string]bool, len(sums))
+	seen := make(map[uint64]bool, len(sums.keys))
 	for i, s := range out.Sample {
 		k := keys[i]
 		if seen[k] {
 			continue // its values are in the first sample of its key
 		}
 		seen[k] = true
-		s.Value = append([]int64(nil), sums[k]...)
-		if old := prev[k]; old != nil {
+		s.Value = append([]int64(nil), sums.row(k)...)
+		if old := prev.row(k); old != nil {
 			for c := range s.Value {
 				if cols[c] {
 					s.Value[c] -= old[c]
@@ -93,54 +115,83 @@ func (b *baseline) delta(cur *profile.Profile, cumulative func(*profile.ValueTyp
 
 // sumByKey sums a profile's values by sample key, and returns each
 // sample's key.
-func sumByKey(p *profile.Profile) (map[string][]int64, []string) {
-	sums := make(map[string][]int64, len(p.Sample))
-	keys := make([]string, len(p.Sample))
-	for i, s := range p.Sample {
-		k := sampleKey(s)
-		keys[i] = k
-		if vs, ok := sums[k]; ok {
-			for j, v := range s.Value {
-				vs[j] += v
-			}
-			continue
+func sumByKey(p *profile.Profile) (sums, []uint64) {
+	width := len(p.SampleType)
+	keys := make([]uint64, len(p.Sample))
+	rows := make(map[uint64]int, len(p.Sample)) // a key's first sample
+	var h maphash.Hash
+	h.SetSeed(keySeed)
+	for i, sample := range p.Sample {
+		keys[i] = sampleKey(&h, sample)
+		if _, ok := rows[keys[i]]; !ok {
+			rows[keys[i]] = len(rows)
 		}
-		sums[k] = append([]int64(nil), s.Value...)
 	}
-	return sums, keys
+	s := sums{keys: make([]uint64, 0, len(rows)), values: make([]int64, len(rows)*width), width: width}
+	for k := range rows {
+		s.keys = append(s.keys, k)
+	}
+	slices.Sort(s.keys)
+	for r, k := range s.keys {
+		rows[k] = r
+	}
+	for i, sample := range p.Sample {
+		row := s.values[rows[keys[i]]*width:]
+		for j, v := range sample.Value[:min(len(sample.Value), width)] {
+			row[j] += v
+		}
+	}
+	return s, keys
 }
 
-// sampleKey names a sample's stack and labels: the addresses of its
-// locations (or their functions and lines, for a profile without
+// keySeed seeds sampleKey's hashes: a key lives only in this process.
+var keySeed = maphash.MakeSeed()
+
+// sampleKey hashes a sample's stack and labels into h: the addresses of
+// its locations (or their functions and lines, for a profile without
 // addresses), and its labels and numeric labels. Within one process the
-// runtime gives a stack the same addresses at every scrape.
-func sampleKey(s *profile.Sample) string {
-	var b strings.Builder
+// runtime gives a stack the same addresses at every scrape. Two keys of
+// a target's samples collide with a chance of about n²/2⁶⁵ (10⁻¹¹ for
+// ten thousand stacks).
+func sampleKey(h *maphash.Hash, s *profile.Sample) uint64 {
+	h.Reset()
+	var buf [9]byte
 	for _, l := range s.Location {
 		if l.Address != 0 {
-			b.WriteString(strconv.FormatUint(l.Address, 16))
+			buf[0] = 'a'
+			binary.LittleEndian.PutUint64(buf[1:], l.Address)
+			h.Write(buf[:])
 		} else {
 			for _, ln := range l.Line {
 				if ln.Function != nil {
-					b.WriteString(ln.Function.Name)
+					h.WriteString(ln.Function.Name)
 				}
-				b.WriteByte(':')
-				b.WriteString(strconv.FormatInt(ln.Line, 10))
-				b.WriteByte(';')
+				buf[0] = 0
+				binary.LittleEndian.PutUint64(buf[1:], uint64(ln.Line))
+				h.Write(buf[:])
 			}
 		}
-		b.WriteByte('|')
+		h.WriteByte('|')
 	}
 	for _, k := range sortedKeys(s.Label) {
-		b.WriteString(k + "=" + strings.Join(s.Label[k], ",") + ";")
+		h.WriteString(k)
+		h.WriteByte('=')
+		for _, v := range s.Label[k] {
+			h.WriteString(v)
+			h.WriteByte(0)
+		}
+		h.WriteByte(';')
 	}
 	for _, k := range sortedKeys(s.NumLabel) {
-		b.WriteString(k + "#")
+		h.WriteString(k)
+		h.WriteByte('#')
 		for _, v := range s.NumLabel[k] {
-			b.WriteString(strconv.FormatInt(v, 10) + ",")
+			binary.LittleEndian.PutUint64(buf[1:], uint64(v))
+			h.Write(buf[1:])
 		}
+		h.WriteByte(';')
 	}
-	return b.String()
+	return h.Sum64()
 }
 
 func sortedKeys[V any](m map[string]V) []string {
