@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sync"
 	"testing"
 	"time"
@@ -123,6 +124,45 @@ func BenchmarkMerge(b *testing.B) {
 			b.ReportMetric(float64(samples), "samples")
 			b.ReportMetric(float64(stats.Bytes)/float64(stats.Profiles), "disk-bytes/profile")
 			b.ReportMetric(float64(bc.n)/bs.ingest.Seconds(), "ingest-profiles/s")
+		})
+	}
+}
+
+// BenchmarkTotals asks for the totals of 8 hours of one service's
+// 10-second CPU profiles (2,880 of them, BenchmarkMerge's store) by
+// hour and by minute, with and without a Focus: with one, ClickHouse
+// lists the range's stacks, perflab matches their frames, and ClickHouse
+// adds up those that match, from the hourly rollup where an hour is whole.
+func BenchmarkTotals(b *testing.B) {
+	cpu, _ := store.LookupKind("cpu")
+	for _, bc := range []struct {
+		name  string
+		step  time.Duration
+		focus string
+	}{
+		{"hour", time.Hour, ""},
+		{"hour/focus", time.Hour, `runtime\.`},
+		{"minute", time.Minute, ""},
+		{"minute/focus", time.Minute, `runtime\.`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			bs := filled(b, "node/8h", false, 2880)
+			q := store.TotalsQuery{Selection: store.Selection{Type: cpu.Type}, Step: bc.step}
+			if bc.focus != "" {
+				q.Focus = regexp.MustCompile(bc.focus)
+			}
+			var points int
+			for b.Loop() {
+				ts, err := bs.st.Totals(context.Background(), q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				points = 0
+				for _, s := range ts {
+					points += len(s.Points)
+				}
+			}
+			b.ReportMetric(float64(points), "points")
 		})
 	}
 }
