@@ -21,11 +21,12 @@ import (
 // PERFLAB_BENCH_WEB_PATH until PERFLAB_BENCH_WEB_READY (a JavaScript
 // expression) is true, and prints one line:
 //
-//	bench-web: drawn_s=S bytes=B rss_kb=K
+//	bench-web: drawn_s=S bytes=B rss_kb=K page_s=P
 //
 // the seconds from the server's start to the page fully drawn, the bytes
-// the page transferred (document, scripts, styles and fetched data), and
-// the server's peak RSS (VmHWM) then.
+// the page transferred (document, scripts, styles and fetched data), the
+// server's peak RSS (VmHWM) then, and the seconds from the page's request
+// (its navigation's start) to it drawn.
 func TestBenchWebLaunch(t *testing.T) {
 	command := os.Getenv("PERFLAB_BENCH_WEB_CMD")
 	if command == "" {
@@ -80,12 +81,16 @@ func TestBenchWebLaunch(t *testing.T) {
 	// Two animation frames: what was drawn is on the screen.
 	browser.Eval[bool](p, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
 	drawn := time.Since(start)
+	page, err := browser.Eval[float64](p, `performance.now() / 1000`)
+	if err != nil {
+		t.Fatal(err)
+	}
 	bytes, err := browser.Eval[float64](p, `performance.getEntries().filter((e) => e.entryType === "navigation" || e.entryType === "resource")
 		.reduce((s, e) => s + (e.transferSize || e.encodedBodySize || 0), 0)`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("bench-web: drawn_s=%.2f bytes=%.0f rss_kb=%d\n", drawn.Seconds(), bytes, vmHWM(cmd.Process.Pid))
+	fmt.Printf("bench-web: drawn_s=%.2f bytes=%.0f rss_kb=%d page_s=%.2f\n", drawn.Seconds(), bytes, vmHWM(cmd.Process.Pid), page)
 	if dir := os.Getenv("PERFLAB_SCREENSHOTS"); dir != "" {
 		browser.ScreenshotForTest(t, p, "bench-web-"+strconv.Itoa(cmd.Process.Pid))
 	}

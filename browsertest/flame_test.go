@@ -89,6 +89,13 @@ func inkCount(t *testing.T, p *browser.Page, pred string) int {
 	return n
 }
 
+// diffInk counts the red and the blue pixels of the page's flame graph:
+// what grew and what shrank in a diff.
+func diffInk(t *testing.T, p *browser.Page) (red, blue int) {
+	t.Helper()
+	return inkCount(t, p, `r > g + 40 && r > b + 40`), inkCount(t, p, `b > r + 40 && b > g + 20`)
+}
+
 // TestFlamePage opens the flame graph of a real CPU profile: it draws,
 // search highlights frames and shows their share, a click zooms and
 // shift-click opens the sandwich view.

@@ -392,8 +392,7 @@ func TestWebDiff(t *testing.T) {
 	newer.MaxDepth = 25 // the same functions, shallower stacks: some frames grow, deep ones shrink
 	base := webServer(t, perflab, "-diff_base", genProfile(t, profgen.Small, dir, "old.pb.gz"), genProfile(t, newer, dir, "new.pb.gz"))
 	p := openView(t, b, base+"/ui/flamegraph")
-	red := inkCount(t, p, `r > g + 40 && r > b + 40`)
-	blue := inkCount(t, p, `b > r + 40 && b > g + 20`)
+	red, blue := diffInk(t, p)
 	if red < 100 || blue < 100 {
 		t.Errorf("diff drew %d red and %d blue pixels, want both", red, blue)
 	}

@@ -37,8 +37,7 @@ func TestWebUploadBase(t *testing.T) {
 	if si := evalT[string](t, p, `new URLSearchParams(location.search).get("si")`); si != "cpu" {
 		t.Errorf("the upload lost the page's settings: si=%q", si)
 	}
-	red := inkCount(t, p, `r > g + 40 && r > b + 40`)
-	blue := inkCount(t, p, `b > r + 40 && b > g + 20`)
+	red, blue := diffInk(t, p)
 	if red < 100 || blue < 100 {
 		t.Errorf("diff against the uploaded base drew %d red and %d blue pixels, want both", red, blue)
 	}

@@ -2,8 +2,8 @@
 // profiles come in (package scrape pulls them from the fleet's programs,
 // package ingest takes what they push), the ways answers go out
 // (Pyroscope's querier API in package querier, perflab's read API in
-// package remote, the scrape targets' health) and the viewer's place, on
-// one HTTP server behind one guard.
+// package remote, the scrape targets' health) and the viewer (package
+// viewer), on one HTTP server behind one guard.
 //
 // # Safety
 //
@@ -28,8 +28,7 @@
 //
 // # The viewer
 //
-// The viewer's pages go below /ui/: a ViewFunc gets the merged profile of
-// the selection a request's URL names, and serves the views of it. Until
-// it is given one, / lists the services, their profile types and links to
-// their merged profiles.
+// Package viewer serves the viewer at / and its views of a selection
+// below /ui/ and at /download: the views of perflab web over the merged
+// profile of the selection the URL names.
 package fleet

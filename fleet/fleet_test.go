@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	neturl "net/url"
@@ -16,7 +15,6 @@ import (
 	"time"
 
 	"connectrpc.com/connect"
-	"github.com/google/pprof/profile"
 	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
 	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
 	querierv1 "github.com/grafana/pyroscope/api/gen/proto/go/querier/v1"
@@ -150,7 +148,7 @@ func get(t *testing.T, url, path string, headers ...string) (int, string) {
 func TestGuard(t *testing.T) {
 	ref := storetest.NewReference(store.Limits{})
 	url := servertest.Serve(t, fleet.Options{Store: ref, Token: "s3cret"})
-	paths := []string{"/", remote.PathStats, "/targets", "/querier.v1.QuerierService/ProfileTypes", "/ingest", "/ui/"}
+	paths := []string{"/", remote.PathStats, "/targets", "/querier.v1.QuerierService/ProfileTypes", "/ingest", "/ui/", "/ui/top?from=0", "/download?from=0"}
 	for _, path := range paths {
 		for _, tc := range []struct {
 			name    string
@@ -176,12 +174,29 @@ func TestGuard(t *testing.T) {
 			}
 		}
 	}
+	// The viewer's static files hold no data: a page of another site may
+	// load them, never without the token or through another Host.
+	for _, path := range []string{"/ui/viewer/viewer.js", "/ui/assets/app.js", "/ui/flame/flame.js", "/ui/viewer/chart/uPlot.iife.min.js"} {
+		for _, tc := range []struct {
+			name    string
+			headers []string
+			want    int
+		}{
+			{"cross-site", []string{"Authorization", "Bearer s3cret", "Sec-Fetch-Site", "cross-site"}, http.StatusOK},
+			{"no token", []string{"Sec-Fetch-Site", "cross-site"}, http.StatusUnauthorized},
+			{"rebinding", []string{"Authorization", "Bearer s3cret", "Host", "evil.example:4040"}, http.StatusForbidden},
+		} {
+			if code, body := get(t, url, path, tc.headers...); code != tc.want {
+				t.Errorf("GET %s, %s: %d %.200q, want %d", path, tc.name, code, body, tc.want)
+			}
+		}
+	}
 	pushFixture(t, url, "s3cret") // an SDK sends no browser header
 }
 
-// TestHomeEscapes pushes a series whose service name is markup and checks
-// that the home page shows it escaped.
-func TestHomeEscapes(t *testing.T) {
+// TestViewEscapes pushes a series whose service name is markup and checks
+// that the viewer's views of it show it escaped.
+func TestViewEscapes(t *testing.T) {
 	ref := storetest.NewReference(store.Limits{})
 	p := storetest.Fixture()[0]
 	p.Labels = p.Labels.With("service_name", `<script>alert("x")</script>`)
@@ -189,9 +204,14 @@ func TestHomeEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := servertest.Serve(t, fleet.Options{Store: ref})
-	code, body := get(t, url, "/")
-	if code != http.StatusOK || strings.Contains(body, "<script>") || !strings.Contains(body, "&lt;script&gt;") {
-		t.Errorf("GET / = %d, a page that shows the name unescaped or not at all:\n%s", code, body)
+	m, err := store.NewMatcher(store.LabelService, store.MatchEqual, `<script>alert("x")</script>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := store.Selector{m}
+	code, body := get(t, url, "/ui/top?from=0&query="+neturl.QueryEscape(sel.String()))
+	if code != http.StatusOK || strings.Contains(body, "<script>alert") || !strings.Contains(body, "&lt;script&gt;alert") {
+		t.Errorf("GET /ui/top = %d, a page that shows the name unescaped or not at all:\n%s", code, body)
 	}
 }
 
@@ -343,21 +363,17 @@ func startProgram(t *testing.T, bin string) string {
 	return strings.TrimSpace(line)
 }
 
-// TestViews checks the viewer's seam: a request below /ui/ gets the
-// merged profile of the selection its URL names, the last hour of CPU
-// profiles unless it says otherwise, and 404 when it picks nothing.
+// TestViews checks that the server mounts the viewer: a view below /ui/
+// shows the merged profile of the selection its URL names, the last hour
+// of CPU profiles unless it says otherwise, and 404 when it picks
+// nothing; / is the viewer's page.
 func TestViews(t *testing.T) {
 	ref := storetest.NewReference(store.Limits{})
 	if err := ref.Write(context.Background(), storetest.Fixture()...); err != nil {
 		t.Fatal(err)
 	}
-	var got store.Selection
-	views := func(w http.ResponseWriter, r *http.Request, sel store.Selection, p *profile.Profile) {
-		got = sel
-		fmt.Fprintf(w, "%s %d samples of %s", r.URL.Path, len(p.Sample), p.DefaultSampleType)
-	}
 	now := storetest.Epoch.Add(2 * time.Hour)
-	url := servertest.Serve(t, fleet.Options{Store: ref, Views: views, Now: func() time.Time { return now }})
+	url := servertest.Serve(t, fleet.Options{Store: ref, Now: func() time.Time { return now }})
 
 	cpu, _ := store.LookupKind("cpu")
 	sel, _ := store.ParseSelector(`{service_name="db"}`)
@@ -365,24 +381,20 @@ func TestViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, body := get(t, url, `/ui/flamegraph?query=`+neturl.QueryEscape(sel.String()))
-	if w := fmt.Sprintf("/ui/flamegraph %d samples of cpu", len(want.Sample)); code != http.StatusOK || body != w {
-		t.Errorf("GET /ui/flamegraph = %d %q, want %q", code, body, w)
+	code, body := get(t, url, `/ui/top?query=`+neturl.QueryEscape(sel.String()))
+	if leaf := want.Sample[0].Location[0].Line[0].Function.Name; code != http.StatusOK || !strings.Contains(body, leaf) || !strings.Contains(body, "/ui/viewer/viewer.js") {
+		t.Errorf("GET /ui/top = %d, want the top of db's last hour with %s and the viewer's script:\n%s", code, leaf, body)
 	}
-	if got.Type != cpu.Type || !got.Start.Equal(now.Add(-time.Hour)) || got.Selector.String() != sel.String() {
-		t.Errorf("the views got the selection %v, want the last hour of %s's CPU profiles", got, sel)
+	if code, body := get(t, url, `/ui/top?query=`+neturl.QueryEscape(`{service_name="none"}`)); code != http.StatusNotFound || !strings.Contains(body, "no profile in") {
+		t.Errorf("GET /ui/top of nothing = %d %q, want 404 in the viewer's page", code, body)
 	}
-	code, body = get(t, url, `/ui/?type=heap&from=`+neturl.QueryEscape(storetest.Epoch.Format(time.RFC3339))+`&query=`+neturl.QueryEscape(`{service_name="api"}`))
-	if code != http.StatusOK || !strings.HasSuffix(body, "of inuse_space") {
-		t.Errorf("GET /ui/ of api's heap profiles = %d %q", code, body)
-	}
-	if code, body := get(t, url, `/ui/?query=`+neturl.QueryEscape(`{service_name="none"}`)); code != http.StatusNotFound {
-		t.Errorf("GET /ui/ of nothing = %d %q, want 404", code, body)
+	if code, body := get(t, url, "/"); code != http.StatusOK || !strings.Contains(body, "/ui/viewer/viewer.js") {
+		t.Errorf("GET / = %d, want the viewer's page:\n%s", code, body)
 	}
 }
 
 // TestStoreHealth checks that /targets shows how the store's writes go,
-// when the server is told, and the home page a failure, escaped.
+// when the server is told, and the viewer's page a failure, escaped.
 func TestStoreHealth(t *testing.T) {
 	ref := storetest.NewReference(store.Limits{})
 	health := func() (int64, error) { return 1234, errors.New(`insert: <b>connection refused</b>`) }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/perflab/perflab/internal/httpguard"
+	"github.com/perflab/perflab/viewer"
 )
 
 // guard returns h behind the rules every perflab server applies
@@ -15,6 +16,9 @@ import (
 // and any user name, which Grafana's Pyroscope data source and
 // Pyroscope's SDKs send (BasicAuthUser and BasicAuthPassword), or from
 // the cookie a browser gets by opening the server once with ?token=.
+// The viewer's static files pass the cross-site check (they hold no
+// data), never the Host check or the token.
 func guard(h http.Handler, token string, anyHost bool) http.Handler {
-	return httpguard.Guard(h, httpguard.Policy{Token: token, Basic: true, BrowserLogin: true, AnyHost: anyHost, Realm: "perflab server"})
+	return httpguard.Guard(h, httpguard.Policy{Token: token, Basic: true, BrowserLogin: true, AnyHost: anyHost, Realm: "perflab server",
+		Assets: viewer.AssetPaths()})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/perflab/perflab/remote"
 	"github.com/perflab/perflab/scrape"
 	"github.com/perflab/perflab/store"
+	"github.com/perflab/perflab/viewer"
 )
 
 // Options configure a Server.
@@ -47,11 +48,11 @@ type Options struct {
 	// StoreHealth, if not nil, tells how the store's writes go: the bytes
 	// taken but not yet in its backend, and why the last write to it
 	// failed (see stores.HealthOf). /targets shows it beside the scrape
-	// targets, and the home page says so when writes fail.
+	// targets, and the viewer's page says so when writes fail.
 	StoreHealth func() (pendingBytes int64, err error)
-	// Views, if not nil, serves the viewer's pages of a selection below
-	// /ui/ (see ViewFunc); the home page links to it.
-	Views ViewFunc
+	// ViewerCacheBytes bounds the views the viewer keeps (see
+	// viewer.Options.CacheBytes); 0 means viewer.DefaultCacheBytes.
+	ViewerCacheBytes int64
 	// Log, if not nil, is told of the problems that no request answers
 	// (a scrape target file that cannot be read, retention failing), one
 	// line each.
@@ -62,12 +63,13 @@ type Options struct {
 
 // A Server is perflab server's HTTP side: it serves the push APIs
 // (package ingest), Pyroscope's querier API (package querier), perflab's
-// read API (package remote), the scrape targets' health, and the viewer's
-// place, all behind one guard; and Serve runs the scraper and retention.
+// read API (package remote), the scrape targets' health, and the viewer
+// (package viewer), all behind one guard; and Serve runs the scraper and retention.
 type Server struct {
 	opts    Options
 	scraper *scrape.Scraper
 	ingest  *ingest.Handler
+	viewer  *viewer.Handler
 	handler http.Handler
 }
 
@@ -93,6 +95,7 @@ func New(o Options) (*Server, error) {
 	s := &Server{opts: o}
 	s.scraper = scrape.New(o.Store, o.Scrape, o.withLog(o.ScrapeOptions))
 	s.ingest = ingest.NewHandler(o.Store, o.Ingest)
+	s.viewer = viewer.New(o.Store, viewer.Options{CacheBytes: o.ViewerCacheBytes, StoreError: s.storeError, Now: o.Now})
 	s.handler = guard(s.routes(), o.Token, o.AnyHost)
 	return s, nil
 }
@@ -108,7 +111,8 @@ func (o Options) withLog(so scrape.Options) scrape.Options {
 const (
 	// PathTargets is the scrape targets' health, as JSON.
 	PathTargets = "/targets"
-	// PathUI is where the viewer's pages are (see ViewFunc).
+	// PathUI is where the viewer's views are (package viewer); its own
+	// page is at /.
 	PathUI = "/ui/"
 )
 
@@ -120,8 +124,9 @@ func (s *Server) routes() http.Handler {
 	m.Handle(querier.New(s.opts.Store, s.opts.Query).Handler())
 	m.Handle(remote.Prefix, remote.NewHandler(s.opts.Store))
 	m.HandleFunc("GET "+PathTargets, s.targets)
-	m.HandleFunc("GET /{$}", s.home)
-	m.HandleFunc(PathUI, s.views)
+	m.Handle("GET /{$}", s.viewer)
+	m.Handle(PathUI, s.viewer)
+	m.Handle("/download", s.viewer)
 	return m
 }
 

@@ -29,6 +29,15 @@ func (s *Server) storeHealth() *StoreHealth {
 	return h
 }
 
+// storeError returns why the store's writes fail, for the viewer's page.
+func (s *Server) storeError() error {
+	if s.opts.StoreHealth == nil {
+		return nil
+	}
+	_, err := s.opts.StoreHealth()
+	return err
+}
+
 // targets answers GET /targets with the health of every scrape target
 // and, when it is told, of the store's writes, as JSON:
 // {"targets": [scrape.Health...], "store": StoreHealth}.

@@ -32,14 +32,14 @@ func (s *Server) extraAPIs() map[string]http.HandlerFunc {
 // The caller holds s.compute.
 func (s *Server) tree(o report.Options) (*flame.Tree, error) {
 	k := "flame?" + key(o)
-	if t, ok := s.derived.get(k); ok {
+	if t, ok := s.derived.Get(k); ok {
 		return t.(*flame.Tree), nil
 	}
 	t, err := flame.Build(s.p, o) // reads p; filters never touch it
 	if err != nil {
 		return nil, err
 	}
-	s.derived.put(k, t)
+	s.derived.Put(k, t)
 	return t, nil
 }
 

@@ -11,6 +11,11 @@ import (
 // hold nothing of the profile and cost nothing to serve.
 var assetPaths = []string{"/ui/assets/", "/ui/flame/", "/ui/timeline/assets/"}
 
+// AssetPaths returns the path prefixes of the static files a Server
+// serves (see Assets), for the cross-site check of a server that serves
+// them itself (httpguard.Policy.Assets).
+func AssetPaths() []string { return append([]string(nil), assetPaths...) }
+
 // protect puts h behind the checks every perflab server makes
 // (internal/httpguard): the Host check unless anyHost, the refusal of
 // cross-site requests on every path but the assets, and the token if

@@ -51,6 +51,15 @@ type Options struct {
 	// BaseName names the base of a profile compared with one (the
 	// -diff_base or -base sources), in the diff flame graph's legend.
 	BaseName string
+	// Carry names URL parameters that are not pprof's but that every
+	// page keeps in its links (the menu, Reset, the base upload), for a
+	// server that serves the views of several profiles at the same paths
+	// and picks the profile by them (perflab server's selection).
+	Carry []string
+	// Script, if not "", is the path of an ES module every page loads
+	// after its own, for such a server to draw its controls above the
+	// views (perflab server's selection bar and chart).
+	Script string
 }
 
 // A Server serves the web UI of one loaded profile. It is an
@@ -149,13 +158,24 @@ func (s *Server) routes() {
 		m.HandleFunc(path, h)
 	}
 	m.HandleFunc("/download", s.download)
-	static, _ := fs.Sub(assets, "assets")
-	m.Handle("/ui/assets/", http.StripPrefix("/ui/assets/", http.FileServerFS(static)))
-	m.Handle("/ui/flame/", http.StripPrefix("/ui/flame/", http.FileServerFS(flame.Assets())))
-	m.Handle("/ui/assets/graph/", http.StripPrefix("/ui/assets/graph/", http.FileServerFS(graph.Assets()))) // package graph's pan and zoom
+	m.Handle("/ui/assets/", Assets())
+	m.Handle("/ui/flame/", Assets())
 	s.mux = m
 	s.views = getOnly(m)
 	s.front = protect(http.HandlerFunc(s.serve), s.opts.AnyHost, s.opts.Token)
+}
+
+// Assets returns the handler of the static files every page of a Server
+// loads (styles, scripts), at their paths below /ui/assets/ and
+// /ui/flame/ (AssetPaths), so that a server holding several Servers can
+// serve them without a profile.
+func Assets() http.Handler {
+	static, _ := fs.Sub(assets, "assets")
+	m := http.NewServeMux()
+	m.Handle("/ui/assets/", http.StripPrefix("/ui/assets/", http.FileServerFS(static)))
+	m.Handle("/ui/flame/", http.StripPrefix("/ui/flame/", http.FileServerFS(flame.Assets())))
+	m.Handle("/ui/assets/graph/", http.StripPrefix("/ui/assets/graph/", http.FileServerFS(graph.Assets()))) // package graph's pan and zoom
+	return m
 }
 
 // redirectWithQuery redirects to path with the request's query, as
@@ -276,12 +296,12 @@ type answer struct {
 // Errors are not cached: a bad parameter costs only its own request.
 func (s *Server) cached(name string, o report.Options, extra string, f func(o report.Options) (answer, error)) (answer, error) {
 	k := name + "?" + key(o) + "&" + extra
-	if a, ok := s.cache.get(k); ok {
+	if a, ok := s.cache.Get(k); ok {
 		return a, nil
 	}
 	s.compute.Lock()
 	defer s.compute.Unlock()
-	if a, ok := s.cache.get(k); ok {
+	if a, ok := s.cache.Get(k); ok {
 		return a, nil
 	}
 	var warn bytes.Buffer
@@ -291,7 +311,7 @@ func (s *Server) cached(name string, o report.Options, extra string, f func(o re
 		return a, err
 	}
 	a.warnings = strings.FieldsFunc(warn.String(), func(r rune) bool { return r == '\n' })
-	s.cache.put(k, a)
+	s.cache.Put(k, a)
 	return a, nil
 }
 

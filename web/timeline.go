@@ -256,7 +256,7 @@ func (s *TraceServer) tiles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	k := fmt.Sprintf("tiles?%d&%d&%d&%v", start, end, width, ids)
-	a, ok := s.cache.get(k)
+	a, ok := s.cache.Get(k)
 	if !ok {
 		ans, err := s.tileAnswer(start, end, width, ids)
 		if err != nil {
@@ -270,7 +270,7 @@ func (s *TraceServer) tiles(w http.ResponseWriter, r *http.Request) {
 		}
 		a = answer{body: body, contentType: "application/json"}
 		if ans.Source == "window" || ans.Progress.Done() && !ans.SummaryPending {
-			s.cache.put(k, a)
+			s.cache.Put(k, a)
 		}
 	}
 	write(w, r, http.StatusOK, a.contentType, a.body)

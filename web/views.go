@@ -66,6 +66,8 @@ type pageData struct {
 	FlameData template.JS   // the first flame.View, HTML-escaped JSON
 	Functions []functionRow // the sandwich view's table
 	Script    string        // the view's ES module, under /ui/assets
+	Carry     template.URL  // Options.Carry's parameters of the request, encoded
+	Extra     string        // Options.Script
 }
 
 type link struct {
@@ -95,12 +97,13 @@ func (s *Server) page(v view) http.HandlerFunc {
 			return
 		}
 		pageKey := "page:" + v.path + "?" + r.URL.RawQuery
-		if a, ok := s.cache.get(pageKey); ok {
+		if a, ok := s.cache.Get(pageKey); ok {
 			write(w, r, http.StatusOK, a.contentType, a.body)
 			return
 		}
 		q := r.URL.Query()
-		d := &pageData{View: v.path, Title: s.opts.Title, Query: template.URL(r.URL.Query().Encode()), Diff: s.diff, BaseName: s.opts.BaseName}
+		d := &pageData{View: v.path, Title: s.opts.Title, Query: template.URL(r.URL.Query().Encode()), Diff: s.diff, BaseName: s.opts.BaseName,
+			Carry: template.URL(s.carried(r.URL.Query())), Extra: s.opts.Script}
 		status := http.StatusOK
 		o, err := s.options(q)
 		s.menu(d, o, q)
@@ -117,10 +120,21 @@ func (s *Server) page(v view) http.HandlerFunc {
 			return
 		}
 		if status == http.StatusOK {
-			s.cache.put(pageKey, answer{body: buf.Bytes(), contentType: "text/html; charset=utf-8"})
+			s.cache.Put(pageKey, answer{body: buf.Bytes(), contentType: "text/html; charset=utf-8"})
 		}
 		write(w, r, status, "text/html; charset=utf-8", buf.Bytes())
 	}
+}
+
+// carried returns the encoded parameters of q that Options.Carry names.
+func (s *Server) carried(q url.Values) string {
+	c := url.Values{}
+	for _, k := range s.opts.Carry {
+		if vs, ok := q[k]; ok {
+			c[k] = vs
+		}
+	}
+	return c.Encode()
 }
 
 // menu fills the menu from settings.All: the view switcher, the sample

@@ -367,3 +367,23 @@ func TestSourceReadsOnlyProfileFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestCarry checks Options.Carry and Options.Script: a page keeps the
+// carried parameters, escaped, in its Reset link and for its scripts, and
+// not the others; it loads the embedding server's script.
+func TestCarry(t *testing.T) {
+	srv := serve(t, cpuProfile(), web.Options{Report: report.DefaultOptions(), Carry: []string{"query", "from"}, Script: "/ui/viewer/viewer.js"})
+	code, body := get(t, srv, `/ui/top?query=%7Bservice_name%3D%22%3Cb%3E%22%7D&from=now-1h&n=2`)
+	if code != http.StatusOK {
+		t.Fatalf("GET /ui/top = %d:\n%s", code, body)
+	}
+	carried := `from=now-1h&amp;query=%7Bservice_name%3D%22%3Cb%3E%22%7D`
+	for _, want := range []string{`<a id="reset" href="/ui/top?` + carried + `">`, `data-carry="` + carried + `"`, `<script type="module" src="/ui/viewer/viewer.js">`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s:\n%s", want, body)
+		}
+	}
+	if _, body := get(t, serve(t, cpuProfile(), web.Options{Report: report.DefaultOptions()}), "/ui/top?query=x"); !strings.Contains(body, `<a id="reset" href="/ui/top?">`) || strings.Contains(body, "viewer.js") {
+		t.Errorf("a page without Carry keeps query in its Reset link or loads a script:\n%s", body)
+	}
+}

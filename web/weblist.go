@@ -131,7 +131,7 @@ func (s *Server) sourceJSON(o report.Options, q url.Values) (answer, error) {
 // refinement. The caller holds s.compute.
 func (s *Server) sourceModel(o report.Options, sym string) (*srcView, error) {
 	k := "source?" + key(o) + "&" + sym
-	if v, ok := s.derived.get(k); ok {
+	if v, ok := s.derived.Get(k); ok {
 		return v.(*srcView), nil
 	}
 	o.Symbol = sym
@@ -146,7 +146,7 @@ func (s *Server) sourceModel(o report.Options, sym string) (*srcView, error) {
 		src.AddAssembly(asm)
 	}
 	v.fill(src)
-	s.derived.put(k, v)
+	s.derived.Put(k, v)
 	return v, nil
 }
 

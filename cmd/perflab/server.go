@@ -31,8 +31,9 @@ and pushed to Grafana Pyroscope's ingest APIs (/ingest and
 collect's push mode send them. Answers go out through Pyroscope's querier
 API (/querier.v1.QuerierService/..., for Grafana's Pyroscope data source),
 perflab's read API (/api/v1/..., which -store http://HOST:PORT of every
-other command reads), and the scrape targets' health at /targets. It
-prints "Serving perflab server on http://HOST:PORT" on standard error;
+other command reads), the scrape targets' health at /targets, and the
+viewer at / (every view of perflab web over any selection, a chart over
+time, the diff of two selections). It prints "Serving perflab server on http://HOST:PORT" on standard error;
 SIGINT or SIGTERM lets the requests in flight end, flushes the store and
 exits 0. See docs/server.md and docs/ingest.md.
 `,

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"github.com/perflab/perflab/internal/cputime"
@@ -214,6 +215,25 @@ func cached(dir string, build func(tmp string) (*Manifest, error)) (string, *Man
 		return "", nil, err
 	}
 	return dir, m, nil
+}
+
+// OpenWeek opens the store of a week of 10-second CPU profiles of
+// fleetgen's realistic service (60,480 of them) for a benchmark, built
+// the first time into $TMPDIR/perflab-storebench (minutes) and kept there,
+// as scripts/bench-store keeps it; it is closed when tb ends.
+func OpenWeek(tb testing.TB) (*dirstore.Store, *Manifest) {
+	tb.Helper()
+	cache := filepath.Join(os.TempDir(), "perflab-storebench")
+	dir, m, err := Cached(context.Background(), cache, 7, os.Stderr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := dirstore.Open(dir, dirstore.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s, m
 }
 
 // ReadManifest reads the manifest of the store in dir; an embedded

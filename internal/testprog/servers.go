@@ -1,6 +1,7 @@
 package testprog
 
 import (
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -42,4 +43,20 @@ func RecordingServer(t testing.TB, h http.Handler) (srv *httptest.Server, lastQu
 	}))
 	t.Cleanup(srv.Close)
 	return srv, func() string { mu.Lock(); defer mu.Unlock(); return last }
+}
+
+// Get GETs url and returns the status and the body; a request that
+// fails, or a body that cannot be read, fails t.
+func Get(t testing.TB, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
 }

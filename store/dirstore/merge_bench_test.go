@@ -2,8 +2,6 @@ package dirstore_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -12,23 +10,8 @@ import (
 )
 
 // benchStore opens the store of a week of 10-second CPU profiles of
-// fleetgen's realistic service (60,480 of them), built the first time
-// into $TMPDIR/perflab-storebench (minutes) and kept there, as
-// scripts/bench-store keeps it.
-func benchStore(b *testing.B) (*dirstore.Store, *storebench.Manifest) {
-	b.Helper()
-	cache := filepath.Join(os.TempDir(), "perflab-storebench")
-	dir, m, err := storebench.Cached(context.Background(), cache, 7, os.Stderr)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := dirstore.Open(dir, dirstore.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
-	return s, m
-}
+// fleetgen's realistic service (storebench.OpenWeek).
+func benchStore(b *testing.B) (*dirstore.Store, *storebench.Manifest) { return storebench.OpenWeek(b) }
 
 // benchmarkMerge merges the last d of the week's store: rollups of the
 // hours and days the range holds, profiles at its edges.

@@ -7,6 +7,9 @@
 const menu = document.getElementById('menu');
 const q = new URLSearchParams(location.search);
 const active = q.get('base') || '';
+// carry holds the parameters an embedding server picks the profile by
+// (web.Options.Carry): the upload and the description go to that profile.
+const carry = document.body.dataset.carry ? '&' + document.body.dataset.carry : '';
 
 // reopen navigates to the current view with the URL's parameters changed
 // by edit; the flame graph's zoom path belongs to the old comparison.
@@ -27,7 +30,7 @@ function el(tag, attrs, text) {
 async function upload(file, status) {
   status.className = 'hint';
   status.textContent = 'uploading ' + file.name + '…';
-  const r = await fetch('/ui/api/base?name=' + encodeURIComponent(file.name), {
+  const r = await fetch('/ui/api/base?name=' + encodeURIComponent(file.name) + carry, {
     method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' },
   });
   const text = await r.text();
@@ -42,7 +45,7 @@ async function upload(file, status) {
 }
 
 async function describe(span) {
-  const r = await fetch('/ui/api/base?base=' + encodeURIComponent(active));
+  const r = await fetch('/ui/api/base?base=' + encodeURIComponent(active) + carry);
   if (r.ok) {
     const b = await r.json();
     span.textContent = b.name;
