@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,11 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"connectrpc.com/connect"
-	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
-	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
-	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
-
+	"github.com/perflab/perflab/internal/servertest"
 	"github.com/perflab/perflab/remote"
 	"github.com/perflab/perflab/store"
 	"github.com/perflab/perflab/store/storetest"
@@ -73,18 +68,24 @@ func startServer(t *testing.T, bin, dir string) *serverProcess {
 
 // push pushes one profile through the Push API.
 func push(ctx context.Context, url string, p store.Profile) error {
-	var b bytes.Buffer
-	if err := p.Profile.Write(&b); err != nil {
-		return err
+	return servertest.Push(ctx, url, p)
+}
+
+// queryProfile writes the profile of service api's CPU profiles from
+// from to until with perflab query against the store spec, and returns
+// its bytes.
+func queryProfile(t *testing.T, bin, spec string, from, until time.Time) []byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "merged.pb.gz")
+	stdout, stderr, code := runPerflab(t, bin, "query", "-store", spec, "-from", rfc3339(from), "-until", rfc3339(until), "-o", out, `{service_name="api"}`)
+	if code != 0 {
+		t.Fatalf("perflab query -store %s: exit status %d\n%s%s", spec, code, stdout, stderr)
 	}
-	var ls []*typesv1.LabelPair
-	for _, l := range p.Labels {
-		ls = append(ls, &typesv1.LabelPair{Name: l.Name, Value: l.Value})
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
 	}
-	c := pushv1connect.NewPusherServiceClient(http.DefaultClient, url)
-	_, err := c.Push(ctx, connect.NewRequest(&pushv1.PushRequest{Series: []*pushv1.RawProfileSeries{
-		{Labels: ls, Samples: []*pushv1.RawSample{{RawProfile: b.Bytes()}}}}}))
-	return err
+	return b
 }
 
 // TestServerFlushesOnSIGTERM pushes profiles to a real perflab server with
@@ -104,20 +105,8 @@ func TestServerFlushesOnSIGTERM(t *testing.T) {
 			t.Fatalf("push: %v", err)
 		}
 	}
-	from, until := rfc3339(storetest.Epoch), rfc3339(storetest.Epoch.Add(3*time.Hour))
-	query := func(spec, out string) []byte {
-		t.Helper()
-		stdout, stderr, code := runPerflab(t, bin, "query", "-store", spec, "-from", from, "-until", until, "-o", out, `{service_name="api"}`)
-		if code != 0 {
-			t.Fatalf("perflab query -store %s: exit status %d\n%s%s", spec, code, stdout, stderr)
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	served := query(srv.url, filepath.Join(t.TempDir(), "served.pb.gz"))
+	from, until := storetest.Epoch, storetest.Epoch.Add(3*time.Hour)
+	served := queryProfile(t, bin, srv.url, from, until)
 
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -131,7 +120,7 @@ func TestServerFlushesOnSIGTERM(t *testing.T) {
 		t.Fatalf("perflab server did not stop within 30 s of SIGTERM\n%s", srv.stderr)
 	}
 	srv.done <- nil // for the cleanup
-	direct := query(dir, filepath.Join(t.TempDir(), "direct.pb.gz"))
+	direct := queryProfile(t, bin, dir, from, until)
 	if !bytes.Equal(served, direct) {
 		t.Errorf("perflab query against the server wrote %d bytes, against its directory after SIGTERM %d: they differ", len(served), len(direct))
 	}

@@ -3,6 +3,7 @@ package clickhousetest
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,11 +91,39 @@ func TestRestartAndStop(t *testing.T) {
 		if rss, ok := s.RSS(); ok {
 			t.Logf("RSS %d MB", rss>>20)
 		}
+		if cpu, ok := s.CPU(); runtime.GOOS == "linux" && (!ok || cpu <= 0) {
+			t.Errorf("CPU() = %v, %v: want the CPU time a started server has used", cpu, ok)
+		}
 	})
 	select {
 	case <-s.exited:
 	default:
 		t.Errorf("server %d still runs after its test ended", s.PID())
+	}
+}
+
+// TestLaunch checks that servers Launch started keep their data in the
+// directory given, for the next Launch there, and are gone once stopped.
+func TestLaunch(t *testing.T) {
+	testprog.Oracle(t, OracleName)
+	dir := t.TempDir()
+	c, err := Launch(dir, "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Shards[0].MustQuery(t, "", "CREATE TABLE kept (x UInt64) ENGINE = MergeTree ORDER BY x")
+	c.Shards[0].MustQuery(t, "", "INSERT INTO kept VALUES (42)")
+	c.Stop()
+	if c.Shards[0].ping() == nil {
+		t.Fatal("the server answers after Stop")
+	}
+	again, err := Launch(dir, "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Stop()
+	if got := again.Shards[0].MustQuery(t, "", "SELECT x FROM kept"); got != "42\n" {
+		t.Errorf("after a second Launch on the same directory: %q, want 42", got)
 	}
 }
 

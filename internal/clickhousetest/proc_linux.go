@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -53,4 +54,34 @@ func tempRoot() string {
 		return shm
 	}
 	return os.TempDir()
+}
+
+// userHZ is the unit of /proc's CPU times: USER_HZ, 100 on every
+// architecture Go runs Linux on.
+const userHZ = 100
+
+// CPU returns the user and system CPU time the server has used, as
+// /proc/PID/stat tells it (in hundredths of a second).
+func (s *Server) CPU() (time.Duration, bool) {
+	pid := s.PID()
+	if pid == 0 {
+		return 0, false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	// The command, in parentheses, may hold spaces: the fields after it
+	// are state, ppid, ..., utime (the 14th field) and stime (15th).
+	_, rest, ok := strings.Cut(string(b), ") ")
+	fields := strings.Fields(rest)
+	if !ok || len(fields) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * time.Second / userHZ, true
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // setProcAttr puts the server in a process group of its own.
@@ -17,6 +18,9 @@ func setProcAttr(cmd *exec.Cmd) {
 func killGroup(cmd *exec.Cmd) {
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }
+
+// CPU is not measured outside Linux.
+func (s *Server) CPU() (time.Duration, bool) { return 0, false }
 
 // RSS is not measured outside Linux.
 func (s *Server) RSS() (int64, bool) { return 0, false }

@@ -74,18 +74,31 @@ func StartCluster(t testing.TB, name string, n int) *Cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(c.stop)
+	t.Cleanup(c.Stop)
 	return c
+}
+
+// Launch starts n servers outside a test, as StartCluster does, whose
+// data stays in dir (shard0, shard1, ... under it) when they stop, and
+// is read again by the next Launch on the same dir: the benchmarks keep a
+// loaded database between runs that way. The caller stops them with
+// Stop; on Linux they are killed as well when the calling process dies.
+func Launch(dir, name string, n int) (*Cluster, error) {
+	bin, err := testprog.LookOracle(OracleName)
+	if err != nil {
+		return nil, err
+	}
+	return launch(bin, dir, name, n)
 }
 
 // launch starts n servers under dir and waits until they all answer. A
 // port another process took between its choice and the server's start
-// is chosen again, twice at most.
+// is chosen again, twice at most, for the same directories.
 func launch(bin, dir, name string, n int) (*Cluster, error) {
 	var err error
-	for attempt := range 3 {
+	for range 3 {
 		var c *Cluster
-		c, err = launchOnce(bin, filepath.Join(dir, strconv.Itoa(attempt)), name, n)
+		c, err = launchOnce(bin, dir, name, n)
 		if err == nil {
 			return c, nil
 		}
@@ -120,14 +133,14 @@ func launchOnce(bin, dir, name string, n int) (*Cluster, error) {
 			err = s.run()
 		}
 		if err != nil {
-			c.stop()
+			c.Stop()
 			return nil, err
 		}
 		c.Shards = append(c.Shards, s)
 	}
 	for _, s := range c.Shards {
 		if err := s.waitReady(); err != nil {
-			c.stop()
+			c.Stop()
 			return nil, err
 		}
 	}
@@ -284,7 +297,8 @@ func (s *Server) PID() int {
 	return s.cmd.Process.Pid
 }
 
-func (c *Cluster) stop() {
+// Stop stops every server of c (see Server.Stop).
+func (c *Cluster) Stop() {
 	for _, s := range c.Shards {
 		s.Stop()
 	}

@@ -38,7 +38,7 @@ func Main(m *testing.M) int {
 	defer shared.mu.Unlock()
 	for _, c := range []*Cluster{shared.node, shared.cluster} {
 		if c != nil {
-			c.stop()
+			c.Stop()
 		}
 	}
 	if shared.dir != "" {

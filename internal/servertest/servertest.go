@@ -3,11 +3,19 @@
 package servertest
 
 import (
+	"bytes"
 	"context"
 	"net"
+	"net/http"
 	"testing"
 
+	"connectrpc.com/connect"
+	pushv1 "github.com/grafana/pyroscope/api/gen/proto/go/push/v1"
+	"github.com/grafana/pyroscope/api/gen/proto/go/push/v1/pushv1connect"
+	typesv1 "github.com/grafana/pyroscope/api/gen/proto/go/types/v1"
+
 	"github.com/perflab/perflab/fleet"
+	"github.com/perflab/perflab/store"
 )
 
 // Serve serves a fleet.Server of o on a free loopback port until t ends,
@@ -33,4 +41,22 @@ func Serve(t testing.TB, o fleet.Options) string {
 		}
 	})
 	return "http://" + ln.Addr().String()
+}
+
+// Push pushes p to the perflab server at url through Pyroscope's Push
+// API, one profile a request; a refusal is a *connect.Error (429 is
+// connect.CodeResourceExhausted).
+func Push(ctx context.Context, url string, p store.Profile) error {
+	var b bytes.Buffer
+	if err := p.Profile.Write(&b); err != nil {
+		return err
+	}
+	var ls []*typesv1.LabelPair
+	for _, l := range p.Labels {
+		ls = append(ls, &typesv1.LabelPair{Name: l.Name, Value: l.Value})
+	}
+	c := pushv1connect.NewPusherServiceClient(http.DefaultClient, url)
+	_, err := c.Push(ctx, connect.NewRequest(&pushv1.PushRequest{Series: []*pushv1.RawProfileSeries{
+		{Labels: ls, Samples: []*pushv1.RawSample{{RawProfile: b.Bytes()}}}}}))
+	return err
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perflab/perflab/internal/cputime"
 	"github.com/perflab/perflab/internal/fleetgen"
 	"github.com/perflab/perflab/store"
 	"github.com/perflab/perflab/store/dirstore"
@@ -48,6 +49,17 @@ type Manifest struct {
 	GzipBytes, StoreBytes int64
 	// BuildSeconds is how long the build took.
 	BuildSeconds float64
+	// Backend is the store's: "clickhouse" for a database of
+	// store/clickhouse on Shards servers kept in the directory (see
+	// CachedClickHouse), empty for store/dirstore.
+	Backend string `json:",omitempty"`
+	Shards  int    `json:",omitempty"`
+	// TotalBytes is the size of the whole store, and the CPU seconds the
+	// build used: the building process's (generating the profiles and
+	// gzipping the first days' included) and ClickHouse's. Zero in
+	// manifests of older builds.
+	TotalBytes                     int64   `json:",omitempty"`
+	BuildCPUSeconds, ServerSeconds float64 `json:",omitempty"`
 }
 
 // Fleet returns the service of the benchmarks: fleetgen's default.
@@ -61,15 +73,14 @@ func Build(ctx context.Context, dir string, days int, progress io.Writer) (*Mani
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
+	start, cpu := time.Now(), cputime.Self()
 	s, err := dirstore.Open(dir, dirstore.Options{Log: func(string) {}})
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	m := &Manifest{Version: Version, Days: days, Profiles: days * perDay, Start: f.Config().Start}
-	m.End = m.Start.Add(time.Duration(m.Profiles) * f.Config().Interval)
-	if m.GzipBytes, err = write(ctx, s, f, m.Profiles, progress); err != nil {
+	m := newManifest(f, days)
+	if m.GzipBytes, err = write(ctx, s, f, m.Profiles, 2, progress); err != nil {
 		return nil, err
 	}
 	if err := s.Compact(ctx); err != nil {
@@ -82,23 +93,42 @@ func Build(ctx context.Context, dir string, days int, progress io.Writer) (*Mani
 		}
 		m.StoreBytes += n
 	}
-	m.BuildSeconds = time.Since(start).Seconds()
-	data, err := json.MarshalIndent(m, "", "\t")
-	if err != nil {
+	if m.TotalBytes, err = dirSize(dir); err != nil {
 		return nil, err
 	}
-	return m, os.WriteFile(filepath.Join(dir, "manifest.json"), data, 0o666)
+	m.BuildSeconds, m.BuildCPUSeconds = time.Since(start).Seconds(), (cputime.Self() - cpu).Seconds()
+	return m, m.write(dir)
 }
 
-// write writes n profiles of f from two goroutines, batch profiles a
-// Write, and returns the gzipped size of those of the first SizeDays
+func newManifest(f *fleetgen.Fleet, days int) *Manifest {
+	m := &Manifest{Version: Version, Days: days, Profiles: days * perDay, Start: f.Config().Start}
+	m.End = m.Start.Add(time.Duration(m.Profiles) * f.Config().Interval)
+	return m
+}
+
+// write writes m as dir's manifest.json.
+func (m *Manifest) write(dir string) error {
+	data, err := json.MarshalIndent(m, "", "\t")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "manifest.json"), data, 0o666)
+}
+
+// A writer is a store as Build writes it.
+type writer interface {
+	Write(ctx context.Context, ps ...store.Profile) error
+}
+
+// write writes n profiles of f from writers goroutines, batch profiles
+// a Write, and returns the gzipped size of those of the first SizeDays
 // days.
-func write(ctx context.Context, s *dirstore.Store, f *fleetgen.Fleet, n int, progress io.Writer) (int64, error) {
+func write(ctx context.Context, s writer, f *fleetgen.Fleet, n, writers int, progress io.Writer) (int64, error) {
 	var gz, done atomic.Int64
-	errs := make(chan error, 2)
-	for w := range 2 {
+	errs := make(chan error, writers)
+	for w := range writers {
 		go func() {
-			for i := w * batch; i < n && ctx.Err() == nil; i += 2 * batch {
+			for i := w * batch; i < n && ctx.Err() == nil; i += writers * batch {
 				ps, size, err := profiles(f, i, min(i+batch, n))
 				if err == nil {
 					err = s.Write(ctx, ps...)
@@ -115,7 +145,10 @@ func write(ctx context.Context, s *dirstore.Store, f *fleetgen.Fleet, n int, pro
 			errs <- ctx.Err()
 		}()
 	}
-	err := cmp.Or(<-errs, <-errs)
+	var err error
+	for range writers {
+		err = cmp.Or(err, <-errs)
+	}
 	return gz.Load(), err
 }
 
@@ -160,6 +193,12 @@ func dirSize(dir string) (int64, error) {
 // temporary name, renamed when whole).
 func Cached(ctx context.Context, cache string, days int, progress io.Writer) (string, *Manifest, error) {
 	dir := filepath.Join(cache, fmt.Sprintf("v%d-%ddays", Version, days))
+	return cached(dir, func(tmp string) (*Manifest, error) { return Build(ctx, tmp, days, progress) })
+}
+
+// cached returns dir and its manifest, built by build in a temporary
+// directory first if dir holds none.
+func cached(dir string, build func(tmp string) (*Manifest, error)) (string, *Manifest, error) {
 	if m, err := ReadManifest(dir); err == nil {
 		return dir, m, nil
 	}
@@ -167,7 +206,7 @@ func Cached(ctx context.Context, cache string, days int, progress io.Writer) (st
 	if err := os.RemoveAll(tmp); err != nil {
 		return "", nil, err
 	}
-	m, err := Build(ctx, tmp, days, progress)
+	m, err := build(tmp)
 	if err != nil {
 		return "", nil, err
 	}
@@ -197,7 +236,8 @@ func OpenWeek(tb testing.TB) (*dirstore.Store, *Manifest) {
 	return s, m
 }
 
-// ReadManifest reads the manifest of the store in dir.
+// ReadManifest reads the manifest of the store in dir; an embedded
+// store's whole size is measured when its manifest predates TotalBytes.
 func ReadManifest(dir string) (*Manifest, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
@@ -209,6 +249,11 @@ func ReadManifest(dir string) (*Manifest, error) {
 	}
 	if m.Version != Version {
 		return nil, fmt.Errorf("%s: a store of version %d, not %d", dir, m.Version, Version)
+	}
+	if m.TotalBytes == 0 && m.Backend == "" { // built before TotalBytes was kept
+		if m.TotalBytes, err = dirSize(dir); err != nil {
+			return nil, err
+		}
 	}
 	return &m, nil
 }

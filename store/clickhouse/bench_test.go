@@ -3,11 +3,13 @@ package clickhouse
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/perflab/perflab/internal/clickhousetest"
+	"github.com/perflab/perflab/internal/cputime"
 	"github.com/perflab/perflab/internal/fleetgen"
 	"github.com/perflab/perflab/store"
 )
@@ -126,9 +128,50 @@ func BenchmarkMerge(b *testing.B) {
 	}
 }
 
+// BenchmarkTotals asks for the totals of 8 hours of one service's
+// 10-second CPU profiles (2,880 of them, BenchmarkMerge's store) by
+// hour and by minute, with and without a Focus: with one, ClickHouse
+// lists the range's stacks, perflab matches their frames, and ClickHouse
+// adds up those that match, from the hourly rollup where an hour is whole.
+func BenchmarkTotals(b *testing.B) {
+	cpu, _ := store.LookupKind("cpu")
+	for _, bc := range []struct {
+		name  string
+		step  time.Duration
+		focus string
+	}{
+		{"hour", time.Hour, ""},
+		{"hour/focus", time.Hour, `runtime\.`},
+		{"minute", time.Minute, ""},
+		{"minute/focus", time.Minute, `runtime\.`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			bs := filled(b, "node/8h", false, 2880)
+			q := store.TotalsQuery{Selection: store.Selection{Type: cpu.Type}, Step: bc.step}
+			if bc.focus != "" {
+				q.Focus = regexp.MustCompile(bc.focus)
+			}
+			var points int
+			for b.Loop() {
+				ts, err := bs.st.Totals(context.Background(), q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				points = 0
+				for _, s := range ts {
+					points += len(s.Points)
+				}
+			}
+			b.ReportMetric(float64(points), "points")
+		})
+	}
+}
+
 // BenchmarkWrite writes a fleet's 10-second CPU profiles, 100 instances
 // at a time, one Write for each interval as an ingest server batches
-// them: profiles/s is the ingest rate, profile generation left out.
+// them: profiles/s is the ingest rate, profile generation left out; the
+// CPU time a profile of ClickHouse (its merges meanwhile included) and of
+// the test process (generation included).
 func BenchmarkWrite(b *testing.B) {
 	f, err := fleetgen.New(fleetgen.Config{Instances: 100})
 	if err != nil {
@@ -141,6 +184,7 @@ func BenchmarkWrite(b *testing.B) {
 	}
 	defer st.Close()
 	index, written := 0, 0
+	cpu, server := cputime.Self(), serverCPU(node)
 	for b.Loop() {
 		b.StopTimer()
 		var batch []store.Profile
@@ -158,5 +202,14 @@ func BenchmarkWrite(b *testing.B) {
 		}
 		written += len(batch)
 	}
+	cpu, server = cputime.Self()-cpu, serverCPU(node)-server
 	b.ReportMetric(float64(written)/b.Elapsed().Seconds(), "profiles/s")
+	b.ReportMetric(float64(server)/1e6/float64(written), "clickhouse-cpu-ms/profile")
+	b.ReportMetric(float64(cpu)/1e6/float64(written), "perflab-cpu-ms/profile")
+}
+
+// serverCPU returns the CPU time s has used, 0 where it cannot be told.
+func serverCPU(s *clickhousetest.Server) time.Duration {
+	cpu, _ := s.CPU()
+	return cpu
 }

@@ -1,6 +1,7 @@
 package clickhouse
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"maps"
@@ -146,13 +147,31 @@ type unit struct {
 	split []*store.Parts
 	size  int64
 	done  chan error
+	// queued is when the unit was queued for the writer.
+	queued time.Time
 }
 
-// seriesRows are the profiles and samples of one series in a unit.
+// seriesRows are the profiles and samples of one series in a unit. The
+// samples are kept by profile type, each type's rows in the order of the
+// samples table's key (time, stack, label set), so that the writer can
+// send a batch's rows in that order (service, type, series, ...): the
+// order of the rollups' key too when a series has one profile in each
+// hour of a batch, as a fleet's pushes do. ClickHouse then need not sort
+// what it writes, nor the materialized views what they pass on.
 type seriesRows struct {
-	service           string
-	minTime, maxTime  int64
-	profiles, samples rowWriter
+	service          string
+	minTime, maxTime int64
+	profiles         rowWriter
+	samples          map[string]*rowWriter
+}
+
+// sampleRows returns the number of sample rows of sr.
+func (sr *seriesRows) sampleRows() int {
+	n := 0
+	for _, w := range sr.samples {
+		n += w.rows
+	}
+	return n
 }
 
 // encode returns the unit of ps; it leaves out the series and parts that
@@ -171,6 +190,8 @@ func encode(insertID uint64, ps []*prepared, has func(day int32, h uint64) bool)
 		u.written[day] = append(u.written[day], h)
 		return true
 	}
+	ps = slices.Clone(ps)
+	slices.SortStableFunc(ps, func(a, b *prepared) int { return cmp.Compare(a.time, b.time) })
 	for _, p := range ps {
 		day := dayOf(p.time)
 		if fresh(day, p.series) {
@@ -180,18 +201,21 @@ func encode(insertID uint64, ps []*prepared, has func(day int32, h uint64) bool)
 		u.split = append(u.split, p.split.Parts)
 		sr := u.series[p.series]
 		if sr == nil {
-			sr = &seriesRows{service: p.labels.Get(store.LabelService), minTime: p.time, maxTime: p.time}
+			sr = &seriesRows{service: p.labels.Get(store.LabelService), minTime: p.time, maxTime: p.time, samples: map[string]*rowWriter{}}
 			u.series[p.series] = sr
 		}
 		sr.minTime, sr.maxTime = min(sr.minTime, p.time), max(sr.maxTime, p.time)
 		u.profileRow(&sr.profiles, p)
-		u.sampleRows(&sr.samples, p)
+		u.sampleRows(sr, p)
 	}
 	for i := range u.parts {
 		u.size += int64(len(u.parts[i].buf))
 	}
 	for _, sr := range u.series {
-		u.size += int64(len(sr.profiles.buf) + len(sr.samples.buf))
+		u.size += int64(len(sr.profiles.buf))
+		for _, w := range sr.samples {
+			u.size += int64(len(w.buf))
+		}
 	}
 	return u
 }
@@ -336,17 +360,28 @@ func (u *unit) profileRow(w *rowWriter, p *prepared) {
 }
 
 // sampleRows writes a row for each sample and type whose value is not
-// zero: a zero adds nothing to a merge, which drops the samples whose
+// zero to the rows of its type in sr, in the order of stack and label
+// set: a zero adds nothing to a merge, which drops the samples whose
 // values are all zero.
-func (u *unit) sampleRows(w *rowWriter, p *prepared) {
+func (u *unit) sampleRows(sr *seriesRows, p *prepared) {
 	service := p.labels.Get(store.LabelService)
-	for _, s := range p.split.Samples {
-		for i, v := range s.Values {
+	samples := slices.Clone(p.split.Samples)
+	slices.SortFunc(samples, func(a, b store.Sample) int {
+		return cmp.Or(cmp.Compare(a.Stack, b.Stack), cmp.Compare(a.Labels, b.Labels))
+	})
+	for i, typ := range p.types {
+		w := sr.samples[typ]
+		if w == nil {
+			w = &rowWriter{}
+			sr.samples[typ] = w
+		}
+		for _, s := range samples {
+			v := s.Values[i]
 			if v == 0 {
 				continue
 			}
 			w.string(service)
-			w.string(p.types[i])
+			w.string(typ)
 			w.uint64(p.series)
 			w.int64(p.time)
 			w.uint64(uint64(p.id))

@@ -180,7 +180,7 @@ func TestMissing(t *testing.T) {
 	for _, tc := range []struct {
 		t    int
 		rows *rowWriter
-	}{{tProfiles, &sr.profiles}, {tSamples, &sr.samples}} {
+	}{{tProfiles, &sr.profiles}, {tSamples, seriesRowsOf(sos[:1], tSamples)}} {
 		name := writtenTables[tc.t]
 		if err := st.c.insert(context.Background(), anyShard, "writing", name, insertColumns(name), tc.rows); err != nil {
 			t.Fatal(err)

@@ -139,8 +139,7 @@ func init() {
 		})
 		views = append(views, view{
 			name: r.table + "_mv", from: "samples", to: r.table,
-			query: fmt.Sprintf("SELECT service, type, series, intDiv(time, %[1]d) * %[1]d AS bucket, layout, stack, labels, sum(value) AS value, count() AS sample_rows "+
-				"FROM {from} GROUP BY service, type, series, bucket, layout, stack, labels", r.width),
+			query: fmt.Sprintf("SELECT service, type, series, intDiv(time, %[1]d) * %[1]d AS bucket, layout, stack, labels, value, toUInt64(1) AS sample_rows FROM {from}", r.width),
 		})
 	}
 }

@@ -17,13 +17,16 @@ type span struct {
 // first, and what is left, read from the samples: a week reads seven days
 // of the daily rollup, a range of hours its hours, and the samples only at
 // the ends that are not whole hours.
-func spans(lo, hi int64) []span {
+func spans(lo, hi int64) []span { return spansOf(lo, hi, rollups) }
+
+// spansOf is spans with the rollups rs, the widest first.
+func spansOf(lo, hi int64, rs []rollup) []span {
 	if lo >= hi {
 		return nil
 	}
 	rest := [][2]int64{{lo, hi}}
 	var out []span
-	for _, r := range rollups {
+	for _, r := range rs {
 		var next [][2]int64
 		for _, rg := range rest {
 			in, end := bucketIn(rg[0], r.width), bucketOut(rg[1], r.width)
@@ -64,14 +67,24 @@ func bucketIn(t, w int64) int64 {
 
 func bucketOut(t, w int64) int64 { return max(t, 0) / w * w }
 
-// sumSamples returns the SQL that adds up, by layout, stack, label set and
-// type, the samples of p's series whose type satisfies typeCond, in p's
-// range: each span from its table, each table's spans in one
-// subquery.
-func sumSamples(p *pick, typeCond string) string {
+// rollupsWithin returns the rollups whose buckets each lie within one
+// bucket of step: those whose width divides it.
+func rollupsWithin(step int64) []rollup {
+	var out []rollup
+	for _, r := range rollups {
+		if step%r.width == 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// perTable returns the UNION ALL of a query of each table of ss, query
+// (table, cond) with cond the condition of the table's spans.
+func perTable(ss []span, query func(table, cond string) string) string {
 	byTable := map[string][]string{}
 	var order []string
-	for _, s := range spans(p.lo, p.hi) {
+	for _, s := range ss {
 		if byTable[s.table] == nil {
 			order = append(order, s.table)
 		}
@@ -79,10 +92,20 @@ func sumSamples(p *pick, typeCond string) string {
 	}
 	var parts []string
 	for _, table := range order {
-		parts = append(parts, fmt.Sprintf("SELECT layout, stack, labels, type, sum(value) AS v FROM %s WHERE %s AND %s AND (%s) GROUP BY layout, stack, labels, type",
-			table, p.seriesCond(), typeCond, strings.Join(byTable[table], " OR ")))
+		parts = append(parts, query(table, strings.Join(byTable[table], " OR ")))
 	}
-	return "SELECT layout, stack, labels, type, sum(v) FROM (" + strings.Join(parts, " UNION ALL ") + ") GROUP BY layout, stack, labels, type"
+	return strings.Join(parts, " UNION ALL ")
+}
+
+// sumSamples returns the SQL that adds up, by layout, stack, label set and
+// type, the samples of p's series whose type satisfies typeCond, in p's
+// range: each span from its table, each table's spans in one
+// subquery.
+func sumSamples(p *pick, typeCond string) string {
+	return "SELECT layout, stack, labels, type, sum(v) FROM (" + perTable(spans(p.lo, p.hi), func(table, cond string) string {
+		return fmt.Sprintf("SELECT layout, stack, labels, type, sum(value) AS v FROM %s WHERE %s AND %s AND (%s) GROUP BY layout, stack, labels, type",
+			table, p.seriesCond(), typeCond, cond)
+	}) + ") GROUP BY layout, stack, labels, type"
 }
 
 // typesOf returns the SQL condition on the type column of the types of

@@ -1,11 +1,15 @@
-// Command storebench measures the fleet's embedded store for
+// Command storebench measures the fleet's stores, embedded and on ClickHouse, for
 // scripts/bench-store; see package storebench.
 //
 //	storebench build -cache DIR -days 30        prints the store's directory, built if not cached
+//	storebench build -backend clickhouse -shards 2 -cache DIR -days 30
+//	                                            the same for a ClickHouse store: its servers' data directory
+//	storebench serve -store DIR                 starts ClickHouse on that data, prints the store's URL, stops on SIGTERM
 //	storebench size -store DIR                  its size against the gzipped files
 //	storebench files -store DIR -last 8h -o DIR writes the last 8 hours as gzipped pprof files
-//	storebench merge -store DIR -last 8h -o F   merges the last 8 hours, timed, into F
-//	storebench write -n 4000                    the rate of Write, profiles/s and per CPU second
+//	storebench merge -store DIR -last 8h -o F   merges the last 8 hours, timed, into F (-url URL for ClickHouse)
+//	storebench totals -store DIR -last 168h -step 1h -focus RE   the time series of a week, timed (-url URL for ClickHouse)
+//	storebench write -n 4000                    the rate of Write, profiles/s and per CPU second (-backend clickhouse: ClickHouse's CPU counted)
 //	storebench ingest -instances 1000 -n 20000  writes a fleet's profiles (run it under /usr/bin/time for the RSS)
 //	storebench memory -series 1000 -days 30     the heap of an open store of many series, and the head's per profile
 //
@@ -39,9 +43,11 @@ func main() {
 // commands are storebench's subcommands.
 var commands = map[string]func(ctx context.Context, stdout, stderr io.Writer, args []string) error{
 	"build":  build,
+	"serve":  serve,
 	"size":   size,
 	"files":  files,
 	"merge":  merge,
+	"totals": totals,
 	"write":  write,
 	"ingest": ingest,
 	"memory": memory,
@@ -49,7 +55,7 @@ var commands = map[string]func(ctx context.Context, stdout, stderr io.Writer, ar
 
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || commands[args[0]] == nil {
-		fmt.Fprintln(stderr, "usage: storebench build|size|files|merge|write|ingest|memory [flags]")
+		fmt.Fprintln(stderr, "usage: storebench build|serve|size|files|merge|totals|write|ingest|memory [flags]")
 		return errUsage
 	}
 	return commands[args[0]](context.Background(), stdout, stderr, args[1:])
