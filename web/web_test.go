@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/perflab/perflab/internal/testprog"
 	"github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/settings"
 	"github.com/perflab/perflab/web"
@@ -57,16 +58,7 @@ func serve(t *testing.T, p *profile.Profile, o web.Options) *httptest.Server {
 // get fetches path and returns the status and body.
 func get(t *testing.T, srv *httptest.Server, path string) (int, string) {
 	t.Helper()
-	resp, err := srv.Client().Get(srv.URL + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(b)
+	return testprog.Get(t, srv.URL+path)
 }
 
 func TestEndpoints(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/perflab/perflab/internal/profgen"
 	"github.com/perflab/perflab/internal/reporttest"
+	"github.com/perflab/perflab/internal/testprog"
 	rpt "github.com/perflab/perflab/report"
 	"github.com/perflab/perflab/settings"
 )
@@ -111,16 +112,8 @@ func flagsToURL(t *testing.T, flags []string) string {
 
 func httpGet(t *testing.T, u string) (int, []byte) {
 	t.Helper()
-	resp, err := http.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, b
+	code, body := testprog.Get(t, u)
+	return code, []byte(body)
 }
 
 // TestWebTopMatchesTop checks that /ui/top shows the rows "perflab top"
