@@ -278,6 +278,9 @@ func TestLoadModes(t *testing.T) {
 
 // allocServer allocates a map and a string from strings.Repeat on one
 // line of its handler, the case where investigate and escapes disagreed.
+// The map has nine entries, so that it takes a table of its own (about
+// 700 bytes; a map of one entry took about 200, which at the default
+// sampling rate of 512 KB left it out of the sampled sites in some runs).
 const allocServer = `package main
 
 import (
@@ -291,7 +294,7 @@ var sink map[string]string
 
 func main() {
 	http.HandleFunc("/alloc", func(w http.ResponseWriter, r *http.Request) {
-		sink = map[string]string{"k": strings.Repeat("x", 1000+len(r.URL.Path))}
+		sink = map[string]string{"k": strings.Repeat("x", 1000+len(r.URL.Path)), "a": "", "b": "", "c": "", "d": "", "e": "", "f": "", "g": "", "h": ""}
 	})
 	http.ListenAndServe(os.Args[1], nil)
 }
@@ -305,7 +308,7 @@ func TestAllocSitesAsEscapes(t *testing.T) {
 	bin := testprog.BuildSource(t, allocServer)
 	port := testprog.FreePort(t)
 	o := Options{Program: bin, Args: []string{"127.0.0.1:" + port}, URLs: []string{"http://127.0.0.1:" + port + "/alloc"},
-		Load: loadgen.Config{C: 2, Duration: 500 * time.Millisecond}, Dir: t.TempDir(), Warmup: 100 * time.Millisecond, TraceSeconds: -1}
+		Load: loadgen.Config{C: 2, Duration: 1500 * time.Millisecond}, Dir: t.TempDir(), Warmup: 100 * time.Millisecond, TraceSeconds: -1}
 	rep, err := Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
