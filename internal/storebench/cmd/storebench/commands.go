@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +23,7 @@ import (
 	"github.com/perflab/perflab/store"
 	"github.com/perflab/perflab/store/clickhouse"
 	"github.com/perflab/perflab/store/dirstore"
+	"github.com/perflab/perflab/stores"
 )
 
 func build(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -93,20 +95,15 @@ func files(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 // writes the merge to -o.
 func merge(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flags("merge", stderr)
-	dir := fs.String("store", "", "the store's `directory`")
-	url := fs.String("url", "", "the clickhouse:// `URL` of the servers serving the store's data (storebench serve)")
+	bs := addBuiltStore(fs)
 	last := fs.Duration("last", 8*time.Hour, "the `duration` to merge, up to the last profile")
 	repeat := fs.Int("repeat", 5, "merge `n` times; the best time is told, and the first")
 	out := fs.String("o", "", "write the merged profile to `file`")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	m, err := storebench.ReadManifest(*dir)
-	if err != nil {
-		return err
-	}
 	t0 := time.Now()
-	s, err := open(ctx, *dir, *url, m)
+	s, m, err := bs.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -143,8 +140,7 @@ func merge(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 // -step, with -focus, repeat times.
 func totals(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flags("totals", stderr)
-	dir := fs.String("store", "", "the store's `directory`")
-	url := fs.String("url", "", "the clickhouse:// `URL` of the servers serving the store's data (storebench serve)")
+	bs := addBuiltStore(fs)
 	last := fs.Duration("last", 168*time.Hour, "the `duration` to add up, up to the last profile")
 	step := fs.Duration("step", time.Hour, "the `width` of each point")
 	focus := fs.String("focus", "", "count only the samples of stacks with a frame that matches `regexp`")
@@ -160,11 +156,7 @@ func totals(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		}
 		q.Focus = re
 	}
-	m, err := storebench.ReadManifest(*dir)
-	if err != nil {
-		return err
-	}
-	s, err := open(ctx, *dir, *url, m)
+	s, m, err := bs.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -190,16 +182,34 @@ func totals(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	return nil
 }
 
-// open opens the store of manifest m: the directory dir, or the
-// ClickHouse store at url.
-func open(ctx context.Context, dir, url string, m *storebench.Manifest) (store.Store, error) {
-	switch {
-	case m.Backend == "clickhouse" && url == "":
-		return nil, fmt.Errorf("%s: a ClickHouse store: -url, from storebench serve, is required", dir)
-	case m.Backend == "clickhouse":
-		return clickhouse.Open(ctx, url, store.Limits{})
+// A builtStore is the flags of the commands that read a store storebench
+// build made: its directory and, for a ClickHouse store, the URL of the
+// servers storebench serve started on its data.
+type builtStore struct{ dir, url *string }
+
+func addBuiltStore(fs *flag.FlagSet) builtStore {
+	return builtStore{
+		dir: fs.String("store", "", "the store's `directory`"),
+		url: fs.String("url", "", "the clickhouse:// `URL` of the servers serving the store's data (storebench serve)"),
 	}
-	return dirstore.Open(dir, dirstore.Options{})
+}
+
+// open reads the store's manifest and opens it, through the stores table
+// as perflab's commands do.
+func (b builtStore) open(ctx context.Context) (store.Store, *storebench.Manifest, error) {
+	m, err := storebench.ReadManifest(*b.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	spec := *b.dir
+	if m.Backend == "clickhouse" {
+		if *b.url == "" {
+			return nil, nil, fmt.Errorf("%s: a ClickHouse store: -url, from storebench serve, is required", *b.dir)
+		}
+		spec = *b.url
+	}
+	s, err := stores.Open(ctx, spec, stores.Options{})
+	return s, m, err
 }
 
 // write measures Write alone: the same 256 profiles (of -instances
