@@ -84,8 +84,8 @@ func runQuery(ctx context.Context, pgo bool, stdout, stderr io.Writer, args []st
 	if fs.NArg() != 1 {
 		return usageErrorf("want one SELECTOR, got %d arguments", fs.NArg())
 	}
-	if *out == "" && term.IsTerminal(stdout) {
-		return errors.New("standard output is a terminal: give -o FILE, or redirect it")
+	if *out == "" && term.IsTTY(stdout) {
+		return usageErrorf("standard output is a terminal: give -o FILE or redirect it")
 	}
 	if *token == "" {
 		*token = os.Getenv(tokenEnv)

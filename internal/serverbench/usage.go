@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,10 @@ type Usage struct {
 // every architecture Go runs on.
 const clockTicks = 100
 
+// maxTicks bounds each of stat's two CPU times so that their sum in
+// nanoseconds fits a time.Duration (about 1,460 years each).
+const maxTicks = math.MaxInt64 / 2 / int64(time.Second/clockTicks)
+
 // parseStat returns the user and system CPU time of Linux's
 // /proc/PID/stat: its fields 14 and 15, in clock ticks, counted after
 // the command, which is in parentheses and may hold spaces and
@@ -38,10 +43,10 @@ func parseStat(stat []byte) (time.Duration, error) {
 	var cpu time.Duration
 	for _, f := range fields[11:13] {
 		ticks, err := strconv.ParseInt(f, 10, 64)
-		if err != nil || ticks < 0 || ticks > 1<<40 {
+		if err != nil || ticks < 0 || ticks > maxTicks {
 			return 0, fmt.Errorf("stat: CPU time %q: want a count of clock ticks", f)
 		}
-		cpu += time.Duration(ticks) * time.Second / clockTicks
+		cpu += time.Duration(ticks) * (time.Second / clockTicks)
 	}
 	return cpu, nil
 }
