@@ -3,7 +3,6 @@ package collect_test
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -74,7 +73,7 @@ func TestTraceStreams(t *testing.T) {
 	stopWork := pingPong(t, 32)
 	// A backlog bound well above the trace's size: on a loaded machine
 	// this test's own reader may wait for a CPU, and the answer is to be
-	// whole. What is measured is the heap, which the backlog is not in.
+	// whole.
 	base := serve(t, collect.ServerOptions{MaxTraceBacklog: 1 << 30}) + "/debug/pprof/"
 	file := filepath.Join(t.TempDir(), "trace.out")
 	out, err := os.Create(file)
@@ -343,16 +342,18 @@ func (s slowReader) Read(p []byte) (int, error) {
 const backlogChild = "PERFLAB_TEST_BACKLOG_CHILD"
 
 // TestTraceBacklogBounded reads a 3 s trace more slowly than the runtime
-// writes it: the unsent trace held in the program stays within a few times
-// MaxTraceBacklog. Past it the answer ends early, with the generation
-// being sent, and reads to its end without error; or, when three times the
-// backlog piles up before that generation is sent, it is cut off, and its
-// whole generations read. The runtime reads the generations' period only
-// at start, so the test runs again in a test binary started with
-// generations of 50 ms, so that whole ones come before the end as they
-// might not with the default second. Two pairs of goroutines outrun the client; more would starve
-// the goroutines that read the trace and cut it off on a loaded machine,
-// as they would in any program, and the test would measure the scheduler.
+// writes it: the unsent trace held in the program (in the runtime's trace
+// buffers, and the rest of a generation kept on the heap) stays within a
+// few times MaxTraceBacklog, and past it the answer ends early, cleanly,
+// at a generation's end, and reads to its end without error (it used to
+// be cut off inside a generation in 3 of 4 runs on a loaded machine). The runtime reads
+// the generations' period only at start, so the test runs again in a test
+// binary started with generations of 50 ms, so that whole ones come before
+// the end as they might not with the default second. Two pairs of
+// goroutines outrun the client; more would starve the goroutines that
+// read the trace on a loaded machine, as they would in any program, and
+// the test would measure the scheduler. The client writes the trace to a
+// file.
 func TestTraceBacklogBounded(t *testing.T) {
 	if os.Getenv(backlogChild) == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestTraceBacklogBounded$", "-test.v", "-test.count=1", "-test.timeout=2m")
@@ -367,6 +368,9 @@ func TestTraceBacklogBounded(t *testing.T) {
 	const backlog = 4 << 20
 	stopWork := pingPong(t, 2)
 	base := serve(t, collect.ServerOptions{MaxTraceBacklog: backlog}) + "/debug/pprof/"
+	var kept atomic.Int64
+	collect.OnTraceDone(func(peak int64) { kept.Store(peak) })
+	defer collect.OnTraceDone(nil)
 	sample := []metrics.Sample{{Name: "/memory/classes/other:bytes"}}
 	metrics.Read(sample)
 	before := sample[0].Value.Uint64()
@@ -393,41 +397,50 @@ func TestTraceBacklogBounded(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("trace: %s", resp.Status)
 	}
-	var got bytes.Buffer
-	_, err = io.Copy(&got, slowReader{resp.Body, 32 << 10, 10 * time.Millisecond})
+	f, ferr := os.Create(filepath.Join(t.TempDir(), "trace"))
+	if ferr != nil {
+		t.Fatal(ferr)
+	}
+	n, err := io.CopyBuffer(f, slowReader{resp.Body, 32 << 10, 10 * time.Millisecond}, make([]byte, 32<<10))
 	resp.Body.Close()
+	f.Close()
 	close(done)
 	wg.Wait()
 	stopWork()
-	growth := int64(peak.Load()) - int64(before)
-	t.Logf("trace of %d bytes in %v (%v); unsent trace peaked at %d bytes", got.Len(), time.Since(start), err, growth)
-	// The cut comes at three times the backlog, noticed within a 20 ms
-	// tick and taking effect at the next chunk; meanwhile two busy pairs
-	// go on tracing, and the runtime's reader and the ticker compete with
-	// them for the two Ps: up to 5.1 times the backlog was measured (in 1
-	// of 7 runs on a quiet 2-core machine). Twice that is still a bound,
-	// where the unbounded server held the whole trace (8.3 GB for 60 s).
-	if growth > 10*backlog {
-		t.Errorf("a slow client let %d bytes of trace pile up in the program, want at most 3 times %d and what piles up while it is noticed", growth, backlog)
+	runtimeHeld := int64(peak.Load()) - int64(before)
+	growth := runtimeHeld + kept.Load()
+	t.Logf("trace of %d bytes in %v (%v); unsent trace peaked at %d bytes in the runtime's buffers, and %d were kept on the heap", n, time.Since(start), err, runtimeHeld, kept.Load())
+	if err != nil {
+		t.Fatalf("the answer was cut off: %v; want it to end at a generation's end", err)
 	}
-	ix, ierr := exectrace.ScanIndex(bytes.NewReader(got.Bytes()))
+	// Past the backlog the trace stops, once runTrace's ticker (20 ms)
+	// or the trace's reader, between two chunks sent to the slow client,
+	// notices; meanwhile two busy pairs go on tracing, and goroutines woken
+	// by the network or a timer wait for one of the two Ps the pairs keep
+	// busy: up to 4.4 times the backlog was measured (on a loaded 2-core
+	// machine; as much as before the rest of a generation was kept, when
+	// the answer was cut instead). Both peaks are added, though they need
+	// not come at once. Ten times is still a bound, where the unbounded
+	// server held the whole trace (8.3 GB for 60 s).
+	if growth > 10*backlog {
+		t.Errorf("a slow client let %d bytes of trace pile up in the program, want at most 10 times %d", growth, backlog)
+	}
+	got, rerr := os.ReadFile(f.Name())
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	ix, ierr := exectrace.ScanIndex(bytes.NewReader(got))
 	if ix == nil || ix.Generations() == 0 {
 		t.Fatalf("the trace does not begin as a trace: %v", ierr)
 	}
 	_, lasted := ix.GenerationTimes(ix.Generations() - 1)
-	n, rerr := countEvents(got.Bytes())
-	t.Logf("%v of trace in %d generations, %d events: %v", lasted, ix.Generations(), n, rerr)
+	events, rerr := countEvents(got)
+	t.Logf("%v of trace in %d generations, %d events: %v", lasted, ix.Generations(), events, rerr)
 	switch {
-	case err == nil && lasted > 2500*time.Millisecond:
+	case lasted > 2500*time.Millisecond:
 		t.Fatalf("the trace lasts %v of the 3 s asked: the program did not outrun the client, so nothing was bounded", lasted)
-	case err == nil && (n == 0 || rerr != io.EOF):
-		// Ended early: whole generations, read to their end.
-		t.Errorf("the trace ended early holds %d events, then %v; want whole generations read to their end", n, rerr)
-	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
-		t.Fatal(err)
-	case err != nil && n == 0:
-		// Cut off past 3 times the backlog: the generations before read.
-		t.Errorf("the trace cut off holds no readable event: %v", rerr)
+	case events == 0 || rerr != io.EOF:
+		t.Errorf("the trace ended early holds %d events, then %v; want whole generations read to their end", events, rerr)
 	}
 }
 

@@ -62,8 +62,9 @@ func (h *handler) serveTimed(w http.ResponseWriter, r *http.Request, what string
 	defer release()
 	end := time.Now().Add(d + writeGrace)
 	if what == "trace" {
-		// A trace stopped early for its backlog still sends the backlog.
-		streamTimed(w, r, what, d, end.Add(drainTime(h.opts.maxTraceBacklog())), run)
+		// A trace stopped early for its backlog still sends the rest of
+		// the generation being sent, up to twice the backlog.
+		streamTimed(w, r, what, d, end.Add(drainTime(2*h.opts.maxTraceBacklog())), run)
 		return
 	}
 	var buf bytes.Buffer

@@ -63,15 +63,15 @@ type ServerOptions struct {
 
 	// MaxTraceBacklog bounds the execution trace a served trace lets pile
 	// up in the program while its client reads more slowly than the
-	// runtime writes; 0 means DefaultMaxTraceBacklog. Beyond it the answer
-	// ends early with the generation being sent (generations last about a
-	// second) and the trace is stopped, so that the program's memory does
-	// not grow with the trace's length: the client gets a shorter trace of
-	// whole generations, which readers read to its end. Only if three
-	// times as much piles up before that generation has gone (a client far
-	// slower than the program) is the answer cut off in the middle of it;
-	// readers such as golang.org/x/exp/trace then read the generations
-	// before.
+	// runtime writes; 0 means DefaultMaxTraceBacklog. Beyond it the trace
+	// is stopped and the answer ends early, cleanly, with the generation
+	// being sent (generations last about a second), so that the program's
+	// memory does not grow with the trace's length: the client gets a
+	// shorter trace of whole generations, which readers read to its end.
+	// The rest of that generation is kept on the heap until it is sent;
+	// only if it passes twice MaxTraceBacklog is the answer cut off in the
+	// middle of it, and readers such as golang.org/x/exp/trace then read
+	// the generations before.
 	MaxTraceBacklog int64
 }
 

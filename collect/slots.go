@@ -2,7 +2,6 @@ package collect
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -98,22 +97,7 @@ type stallWriter struct {
 	stream bool // send each Write at once: a recording streams into it
 	n      int64
 	err    error
-
-	mu  sync.Mutex // orders abort with the deadline of each chunk
-	cut bool
 }
-
-// abort makes the write in progress fail now and the next ones at once,
-// from any goroutine.
-func (s *stallWriter) abort() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.cut = true
-	s.rc.SetWriteDeadline(time.Now())
-}
-
-// errCut is the error of writes after abort.
-var errCut = errors.New("answer cut short")
 
 func newStallWriter(w http.ResponseWriter, r *http.Request, end time.Time, cancel context.CancelFunc) *stallWriter {
 	return &stallWriter{w: w, rc: http.NewResponseController(w), end: end, cancel: cancel, stall: writeStall,
@@ -148,9 +132,7 @@ func (s *stallWriter) Write(p []byte) (int, error) {
 	written := 0
 	for len(p) > 0 {
 		chunk := p[:min(len(p), chunkSize)]
-		if !s.arm() {
-			return written, s.err
-		}
+		s.setDeadline()
 		n, err := s.w.Write(chunk)
 		written += n
 		s.n += int64(n)
@@ -160,27 +142,12 @@ func (s *stallWriter) Write(p []byte) (int, error) {
 		p = p[n:]
 	}
 	if s.stream {
-		if !s.arm() {
-			return written, s.err
-		}
+		s.setDeadline()
 		if err := s.rc.Flush(); err != nil {
 			return written, s.fail(err)
 		}
 	}
 	return written, nil
-}
-
-// arm sets the deadline of the next write, or reports false (and sets
-// s.err) if the answer was aborted.
-func (s *stallWriter) arm() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cut {
-		s.err = errCut
-		return false
-	}
-	s.setDeadline()
-	return true
 }
 
 // fail records the first failed write and ends the recording behind it.

@@ -97,28 +97,32 @@ func TestGenFramer(t *testing.T) {
 }
 
 // TestGenWriterEndsAtGeneration gives a real trace to a genWriter in
-// pieces, as the runtime does, and asks it to end the answer at points in
-// the middle of the stream: what it passes on ends exactly at the end of
-// the generation being sent, so that it reads to its end (the answer used
-// to be cut wherever the backlog was noticed, in the middle of a
-// generation, or of the first, leaving nothing readable).
+// pieces, as the runtime does, and sets over at points in the middle of
+// the stream: what it passes on, followed by what it kept, ends exactly at
+// the end of the generation being sent, so that it reads to its end (the
+// answer used to be cut wherever the backlog was noticed, in the middle of
+// a generation, or of the first, leaving nothing readable).
 func TestGenWriterEndsAtGeneration(t *testing.T) {
 	data, ends := multiGenTrace(t)
 	if len(ends) < 2 {
 		t.Skipf("%d generations", len(ends))
 	}
-	for _, at := range []int64{ends[0] / 2, ends[0], ends[0] + 1, (ends[0] + ends[1]) / 2} {
+	for _, at := range []int64{0, ends[0] / 2, ends[0], ends[0] + 1, (ends[0] + ends[1]) / 2} {
 		var out bytes.Buffer
-		gw := &genWriter{w: &out}
-		off, sent := int64(0), int64(-1) // sent: what was passed on when last was set
+		gw := newGenWriter(&out, 1<<40)
+		off, sent := int64(0), int64(-1) // sent: what was passed on when over was set
 		pieces(data, 64<<10, func(p []byte) {
 			if off >= at && sent < 0 {
-				gw.last.Store(true)
+				gw.over.Store(true)
 				sent = int64(out.Len())
 			}
 			gw.Write(p)
 			off += int64(len(p))
 		})
+		passed := out.Len()
+		for _, b := range gw.kept {
+			out.Write(b)
+		}
 		want := int64(-1) // the end of the generation being sent then
 		for _, e := range ends {
 			if e >= sent {
@@ -126,13 +130,30 @@ func TestGenWriterEndsAtGeneration(t *testing.T) {
 				break
 			}
 		}
-		if int64(out.Len()) != want || !bytes.Equal(out.Bytes(), data[:out.Len()]) {
-			t.Errorf("asked to end after byte %d: passed %d bytes on, want the trace up to a generation's end %v", at, out.Len(), ends)
+		if gw.cut || int64(out.Len()) != want || !bytes.Equal(out.Bytes(), data[:out.Len()]) {
+			t.Errorf("over after byte %d: passed %d bytes on and kept %d (cut %v), want the trace up to a generation's end %v",
+				at, passed, out.Len()-passed, gw.cut, ends)
 		}
 		a := exectrace.NewAnalyzer()
 		if info, err := exectrace.Read(bytes.NewReader(out.Bytes()), a); err != nil || info.Events == 0 {
-			t.Errorf("asked to end after byte %d: %d events, then %v", at, info.Events, err)
+			t.Errorf("over after byte %d: %d events, then %v", at, info.Events, err)
 		}
+	}
+}
+
+// TestGenWriterCut checks that a genWriter whose kept rest of a generation
+// passes twice its limit drops it and is cut.
+func TestGenWriterCut(t *testing.T) {
+	data, ends := multiGenTrace(t)
+	var out bytes.Buffer
+	gw := newGenWriter(&out, 1<<40)
+	gw.Write(data[:1000])
+	gw.over.Store(true)
+	gw.limit = uint64(ends[0]-1000) / 4
+	gw.Write(data[1000:ends[0]])
+	if !gw.cut || gw.kept != nil || out.Len() != 1000 {
+		t.Errorf("the rest of a %d-byte generation kept past twice a %d-byte limit: cut %v, %d chunks kept, %d bytes passed on",
+			ends[0], gw.limit, gw.cut, len(gw.kept), out.Len())
 	}
 }
 

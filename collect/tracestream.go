@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"io"
+	"net/http"
 	"runtime/metrics"
 	"runtime/trace"
 	"sync/atomic"
@@ -10,116 +11,151 @@ import (
 )
 
 // backlogMetric counts the memory the runtime takes outside the heap for
-// its own bookkeeping, execution trace buffers among it: the trace that
-// has been written but not yet sent.
+// its own bookkeeping, execution trace buffers among it: the trace the
+// runtime has written but the client has not yet taken.
 const backlogMetric = "/memory/classes/other:bytes"
 
 // runTrace records an execution trace into w, which streams it to the
-// client, for d or until ctx is done. The runtime keeps what w has not yet
-// taken in buffers outside the heap, and cannot stop tracing before the
-// writer has taken what it holds. So when a slow client lets more than
-// MaxTraceBacklog pile up, the answer ends with the generation being sent
-// (see genWriter): the rest is discarded, so that the runtime can stop at
-// once, and the client gets a shorter trace, whole generations only, which
-// readers read to its end. Only if twice the backlog piles up before that
-// generation is sent (the client is far slower than the program) is the
-// answer cut off in the middle of it; readers then read the generations
-// before.
+// client, for d or until ctx is done.
+//
+// The runtime keeps what the client has not yet taken in buffers outside
+// the heap, and cannot stop a trace before its reader has taken all they
+// hold. So when a slow client lets more than MaxTraceBacklog pile up
+// there, the trace stops, and the answer ends cleanly at the end of the
+// generation being sent (see genWriter): the reader no longer waits for
+// the client, but keeps the rest of that generation on the heap and
+// discards what follows, so that the runtime stops at once; the kept rest
+// is sent once it has. The client gets a shorter trace of whole
+// generations, which readers read to its end. Only if that rest passes
+// twice MaxTraceBacklog is the answer cut off inside the generation;
+// readers then read the generations before.
 func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
-	sample := []metrics.Sample{{Name: backlogMetric}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	backlog := func() uint64 {
-		metrics.Read(sample)
-		return max(sample[0].Value.Uint64(), base) - base
-	}
-	gw := &genWriter{w: w}
+	gw := newGenWriter(w, h.opts.maxTraceBacklog())
 	if err := trace.Start(gw); err != nil {
 		return true, err
 	}
-	limit := h.opts.maxTraceBacklog()
+	sample := newBacklog()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	end := time.NewTimer(d)
 	defer end.Stop()
 record:
-	for {
+	for !gw.over.Load() {
 		select {
 		case <-ctx.Done():
 			break record
 		case <-end.C:
 			break record
 		case <-tick.C:
-			if backlog() > limit {
-				gw.last.Store(true)
-				break record
+			// The reader checks as it writes; this is for a reader that
+			// waits for a CPU.
+			if sample.read(gw.base) > gw.limit {
+				gw.over.Store(true)
 			}
 		}
 	}
-	stopped := make(chan struct{})
-	go func() {
-		trace.Stop() // returns once the writer has taken what the runtime holds
-		close(stopped)
-	}()
-	for {
-		select {
-		case <-stopped:
-			return false, nil
-		case <-tick.C:
-			if backlog() > 3*limit {
-				abort(w) // the rest is discarded
-			}
+	trace.Stop() // returns once the reader has taken what the runtime holds
+	if traceDone != nil {
+		traceDone(gw.keptPeak)
+	}
+	if gw.cut {
+		// The client must see the answer end early, not a whole trace.
+		panic(http.ErrAbortHandler)
+	}
+	for _, b := range gw.kept {
+		if _, err := w.Write(b); err != nil {
+			break
 		}
 	}
+	return false, nil
 }
 
-// A genWriter passes a trace on to w until last is set, then until the end
-// of the generation being sent, and discards the rest.
+// traceDone, when set (by tests), is told, as each served trace stops,
+// the most its genWriter kept on the heap.
+var traceDone func(keptPeak int64)
+
+// A backlog reads backlogMetric.
+type backlog []metrics.Sample
+
+func newBacklog() backlog { return backlog{{Name: backlogMetric}} }
+
+// read returns how much backlogMetric has grown past base.
+func (b backlog) read(base uint64) uint64 {
+	metrics.Read(b)
+	return max(b[0].Value.Uint64(), base) - base
+}
+
+// A genWriter passes the runtime's trace on to the client until over is
+// set, by it or by runTrace, when more than limit of trace has piled up.
+// Then it keeps the rest of the generation being sent, for runTrace to
+// send once the trace has stopped, and discards what follows. Only the
+// runtime's trace reader calls Write.
 type genWriter struct {
-	w       io.Writer
-	last    atomic.Bool // end the answer with the generation being sent
-	framer  genFramer
-	discard bool
+	w      io.Writer
+	limit  uint64
+	base   uint64 // backlogMetric when the trace started
+	sample backlog
+	over   atomic.Bool
+
+	framer   genFramer
+	kept     [][]byte // the rest of the generation being sent when over was set
+	keptSize int64
+	keptPeak int64
+	discard  bool
+	cut      bool // the kept rest passed twice limit, and was dropped
+}
+
+func newGenWriter(w io.Writer, limit uint64) *genWriter {
+	g := &genWriter{w: w, limit: limit, sample: newBacklog()}
+	g.base = g.sample.read(0)
+	return g
 }
 
 func (g *genWriter) Write(p []byte) (int, error) {
-	if g.discard {
-		return len(p), nil
+	n := len(p)
+	if !g.over.Load() && g.sample.read(g.base) > g.limit {
+		g.over.Store(true)
 	}
-	if g.last.Load() && g.framer.boundary {
-		g.discard = true
-		return len(p), nil
-	}
-	send := len(p)
-	if g.last.Load() {
-		for off := 0; off < len(p); {
-			n, end := g.framer.next(p[off:])
-			off += n
-			if end {
-				send, g.discard = off, true
-				break
-			}
+	// Sent a chunk at a time, so that over, set meanwhile by runTrace, is
+	// seen after one chunk rather than after all of p.
+	for len(p) > 0 && !g.over.Load() && !g.discard {
+		c := p[:min(len(p), chunkSize)]
+		p = p[len(c):]
+		for rest := c; len(rest) > 0; {
+			k, _ := g.framer.next(rest)
+			rest = rest[k:]
 		}
-	} else {
-		g.frame(p)
+		if _, err := g.w.Write(c); err != nil {
+			g.discard = true // the runtime must go on: what cannot be sent is discarded
+		}
 	}
-	if _, err := g.w.Write(p[:send]); err != nil {
-		g.discard = true // the runtime must go on: what cannot be sent is discarded
+	if len(p) > 0 && !g.discard {
+		g.keep(p)
 	}
-	return len(p), nil
+	return n, nil
 }
 
-// frame follows p's batches, to know where generations end.
-func (g *genWriter) frame(p []byte) {
+// keep keeps p, or the part of it up to the end of the generation being
+// sent, and discards the rest.
+func (g *genWriter) keep(p []byte) {
+	if g.framer.boundary || g.framer.lost {
+		g.discard = true
+		g.cut = g.framer.lost
+		return
+	}
 	for len(p) > 0 {
-		n, _ := g.framer.next(p)
-		p = p[n:]
-	}
-}
-
-// abort cuts w short, if it can be.
-func abort(w io.Writer) {
-	if a, ok := w.(interface{ abort() }); ok {
-		a.abort()
+		k, end := g.framer.next(p)
+		g.kept = append(g.kept, append([]byte(nil), p[:k]...))
+		g.keptSize += int64(k)
+		g.keptPeak = max(g.keptPeak, g.keptSize)
+		p = p[k:]
+		switch {
+		case g.keptSize > 2*int64(g.limit):
+			g.cut, g.discard, g.kept = true, true, nil
+			return
+		case end:
+			g.discard = true
+			return
+		}
 	}
 }
