@@ -97,8 +97,8 @@ func TestGenFramer(t *testing.T) {
 }
 
 // TestGenWriterEndsAtGeneration gives a real trace to a genWriter in
-// pieces, as the runtime does, and sets over at points in the middle of
-// the stream: what it passes on, followed by what it kept, ends exactly at
+// pieces, as the runtime does, and sets over (or the time by which the
+// trace should have stopped) at points in the middle of the stream: what it passes on, followed by what it kept, ends exactly at
 // the end of the generation being sent, so that it reads to its end (the
 // answer used to be cut wherever the backlog was noticed, in the middle of
 // a generation, or of the first, leaving nothing readable).
@@ -107,13 +107,20 @@ func TestGenWriterEndsAtGeneration(t *testing.T) {
 	if len(ends) < 2 {
 		t.Skipf("%d generations", len(ends))
 	}
-	for _, at := range []int64{0, ends[0] / 2, ends[0], ends[0] + 1, (ends[0] + ends[1]) / 2} {
+	for i, at := range []int64{0, ends[0] / 2, ends[0], ends[0] + 1, (ends[0] + ends[1]) / 2} {
+		// Over is set by runTrace, or by the writer itself when the trace
+		// goes on past its end (late).
+		late := i%2 == 1
 		var out bytes.Buffer
 		gw := newGenWriter(&out, 1<<40)
 		off, sent := int64(0), int64(-1) // sent: what was passed on when over was set
 		pieces(data, 64<<10, func(p []byte) {
 			if off >= at && sent < 0 {
-				gw.over.Store(true)
+				if late {
+					gw.until = time.Now().Add(-time.Millisecond)
+				} else {
+					gw.over.Store(true)
+				}
 				sent = int64(out.Len())
 			}
 			gw.Write(p)
@@ -131,8 +138,8 @@ func TestGenWriterEndsAtGeneration(t *testing.T) {
 			}
 		}
 		if gw.cut || int64(out.Len()) != want || !bytes.Equal(out.Bytes(), data[:out.Len()]) {
-			t.Errorf("over after byte %d: passed %d bytes on and kept %d (cut %v), want the trace up to a generation's end %v",
-				at, passed, out.Len()-passed, gw.cut, ends)
+			t.Errorf("over (late %v) after byte %d: passed %d bytes on and kept %d (cut %v), want the trace up to a generation's end %v",
+				late, at, passed, out.Len()-passed, gw.cut, ends)
 		}
 		a := exectrace.NewAnalyzer()
 		if info, err := exectrace.Read(bytes.NewReader(out.Bytes()), a); err != nil || info.Events == 0 {

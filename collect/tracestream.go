@@ -31,6 +31,7 @@ const backlogMetric = "/memory/classes/other:bytes"
 // readers then read the generations before.
 func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
 	gw := newGenWriter(w, h.opts.maxTraceBacklog())
+	gw.until = time.Now().Add(d + lateStop)
 	if err := trace.Start(gw); err != nil {
 		return true, err
 	}
@@ -70,6 +71,12 @@ record:
 	return false, nil
 }
 
+// lateStop is how long after its seconds a trace that runTrace has not
+// stopped yet is ended by its reader: a program that keeps its Ps busy can
+// keep the goroutine woken by the timer waiting for seconds, while the
+// runtime's trace reader, which the scheduler runs first, goes on.
+const lateStop = time.Second
+
 // traceDone, when set (by tests), is told, as each served trace stops,
 // the most its genWriter kept on the heap.
 var traceDone func(keptPeak int64)
@@ -86,14 +93,16 @@ func (b backlog) read(base uint64) uint64 {
 }
 
 // A genWriter passes the runtime's trace on to the client until over is
-// set, by it or by runTrace, when more than limit of trace has piled up.
+// set, by it or by runTrace, when more than limit of trace has piled up
+// (or, by it, when the trace was not stopped by until).
 // Then it keeps the rest of the generation being sent, for runTrace to
 // send once the trace has stopped, and discards what follows. Only the
 // runtime's trace reader calls Write.
 type genWriter struct {
 	w      io.Writer
 	limit  uint64
-	base   uint64 // backlogMetric when the trace started
+	until  time.Time // set over past this instant
+	base   uint64    // backlogMetric when the trace started
 	sample backlog
 	over   atomic.Bool
 
@@ -113,12 +122,9 @@ func newGenWriter(w io.Writer, limit uint64) *genWriter {
 
 func (g *genWriter) Write(p []byte) (int, error) {
 	n := len(p)
-	if !g.over.Load() && g.sample.read(g.base) > g.limit {
-		g.over.Store(true)
-	}
-	// Sent a chunk at a time, so that over, set meanwhile by runTrace, is
-	// seen after one chunk rather than after all of p.
-	for len(p) > 0 && !g.over.Load() && !g.discard {
+	// Sent a chunk at a time, so that over is seen after one chunk rather
+	// than after all of p.
+	for len(p) > 0 && !g.discard && !g.isOver() {
 		c := p[:min(len(p), chunkSize)]
 		p = p[len(c):]
 		for rest := c; len(rest) > 0; {
@@ -133,6 +139,15 @@ func (g *genWriter) Write(p []byte) (int, error) {
 		g.keep(p)
 	}
 	return n, nil
+}
+
+// isOver reports whether over is set, setting it first when the backlog
+// passes limit or the trace was not stopped by until.
+func (g *genWriter) isOver() bool {
+	if !g.over.Load() && (g.sample.read(g.base) > g.limit || !g.until.IsZero() && time.Now().After(g.until)) {
+		g.over.Store(true)
+	}
+	return g.over.Load()
 }
 
 // keep keeps p, or the part of it up to the end of the generation being
