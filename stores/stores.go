@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/perflab/perflab/remote"
@@ -71,15 +74,30 @@ var kinds = []kind{
 		},
 	},
 	{ // the embedded store
-		is: func(string) bool { return true },
-		open: func(_ context.Context, dir string, o Options) (store.Store, error) {
-			st, err := dirstore.Open(dir, dirstore.Options{Limits: o.Limits, Log: o.logLine})
-			if err != nil {
-				return nil, err // not a nil *dirstore.Store in an interface
+		is:   func(string) bool { return true },
+		open: openDir,
+		read: func(ctx context.Context, dir string, o Options) (Reader, error) {
+			// Reading creates nothing: a mistyped -store is an error, not
+			// a new, empty store.
+			if _, err := os.Stat(filepath.Join(dir, "wal")); errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("store %s: %w", dir, ErrNoStore)
 			}
-			return st, nil
+			return openDir(ctx, dir, o)
 		},
 	},
+}
+
+// ErrNoStore is the error of OpenReader for a directory that holds no
+// store: reading does not create one, as perflab server does.
+var ErrNoStore = errors.New("no perflab store here (perflab server -store DIR creates one)")
+
+// openDir opens the embedded store in dir, creating it if missing.
+func openDir(_ context.Context, dir string, o Options) (store.Store, error) {
+	st, err := dirstore.Open(dir, dirstore.Options{Limits: o.Limits, Log: o.logLine})
+	if err != nil {
+		return nil, err // not a nil *dirstore.Store in an interface
+	}
+	return st, nil
 }
 
 // logLine writes a line a store notes to Options.Log; without a Log, the
@@ -125,7 +143,8 @@ func Open(ctx context.Context, spec string, o Options) (store.Store, error) {
 	return k.open(ctx, spec, o) // its errors name the store
 }
 
-// OpenReader opens the store spec names for reading: a directory, a
+// OpenReader opens the store spec names for reading: a directory that
+// holds a store (one that does not is refused with ErrNoStore), a
 // clickhouse:// URL, or the http:// or https:// URL of a running perflab
 // server, which answers from its own store.
 func OpenReader(ctx context.Context, spec string, o Options) (Reader, error) {

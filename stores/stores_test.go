@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,7 +60,8 @@ func TestOpenClickHouse(t *testing.T) {
 }
 
 // TestSpecErrors checks the errors of specs: none, a server's URL to
-// write to, a ClickHouse that is not there, each naming the store.
+// write to, a ClickHouse that is not there, a directory without a store to
+// read, each naming the store.
 func TestSpecErrors(t *testing.T) {
 	ctx := context.Background()
 	if _, err := stores.OpenReader(ctx, "", stores.Options{}); err == nil || !strings.Contains(err.Error(), "-store or $PERFLAB_STORE") {
@@ -70,5 +72,16 @@ func TestSpecErrors(t *testing.T) {
 	}
 	if _, err := stores.Open(ctx, "clickhouse://127.0.0.1:1/perflab", stores.Options{}); err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
 		t.Errorf("Open of a ClickHouse that is not there = %v, want an error naming it", err)
+	}
+	// Reading a directory that holds no store refuses it and creates
+	// nothing (it used to create a store there).
+	for _, dir := range []string{filepath.Join(t.TempDir(), "mistyped"), t.TempDir()} {
+		_, err := stores.OpenReader(ctx, dir, stores.Options{})
+		if !errors.Is(err, stores.ErrNoStore) || !strings.Contains(err.Error(), dir) {
+			t.Errorf("OpenReader of %s, no store = %v, want ErrNoStore naming it", dir, err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+			t.Errorf("OpenReader of %s created %d files", dir, len(entries))
+		}
 	}
 }
