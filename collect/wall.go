@@ -64,14 +64,21 @@ func (w *wallSampler) run() {
 	var recs []runtime.StackRecord
 	var key []byte
 	last := time.Now()
+sample:
 	for {
 		select {
 		case <-w.quit:
-			p.end = time.Since(w.start)
-			w.done <- p
-			return
+			break sample
 		case now := <-tick.C:
 			recs = goroutineStacks(recs)
+			select {
+			case <-w.quit:
+				// stop was called before these stacks were taken, so
+				// its caller is among them, inside stop: drop them. (A
+				// tick ready with quit was taken half the time.)
+				break sample
+			default:
+			}
 			weight := now.Sub(last).Nanoseconds()
 			last = now
 			for i := range recs {
@@ -79,6 +86,8 @@ func (w *wallSampler) run() {
 			}
 		}
 	}
+	p.end = time.Since(w.start)
+	w.done <- p
 }
 
 // goroutineStacks returns the stacks of all goroutines, reusing recs.
