@@ -93,11 +93,10 @@ func (b backlog) read(base uint64) uint64 {
 }
 
 // A genWriter passes the runtime's trace on to the client until over is
-// set, by it or by runTrace, when more than limit of trace has piled up.
+// set, by it or by runTrace, when more than limit of trace has piled up
+// (or, by it, when the trace was not stopped by until).
 // Then it keeps the rest of the generation being sent, for runTrace to
-// send once the trace has stopped, and discards what follows. When the
-// trace goes on past until (runTrace was kept from stopping it), it sends
-// the generation being sent to its end and discards what follows. Only the
+// send once the trace has stopped, and discards what follows. Only the
 // runtime's trace reader calls Write.
 type genWriter struct {
 	w      io.Writer
@@ -125,39 +124,27 @@ func (g *genWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	// Sent a chunk at a time, so that over is seen after one chunk rather
 	// than after all of p.
-	for len(p) > 0 && !g.discard {
-		if g.isOver() {
-			g.keep(p)
-			break
-		}
-		// Past until, the client is not behind: the generation being sent
-		// goes on to it to its end, and the rest is discarded.
-		late := !g.until.IsZero() && time.Now().After(g.until)
-		if late && g.framer.boundary {
-			g.discard = true
-			break
-		}
+	for len(p) > 0 && !g.discard && !g.isOver() {
 		c := p[:min(len(p), chunkSize)]
-		for off := 0; off < len(c); {
-			k, end := g.framer.next(c[off:])
-			off += k
-			if end && late {
-				c, g.discard = c[:off], true
-				break
-			}
+		p = p[len(c):]
+		for rest := c; len(rest) > 0; {
+			k, _ := g.framer.next(rest)
+			rest = rest[k:]
 		}
 		if _, err := g.w.Write(c); err != nil {
 			g.discard = true // the runtime must go on: what cannot be sent is discarded
 		}
-		p = p[len(c):]
+	}
+	if len(p) > 0 && !g.discard {
+		g.keep(p)
 	}
 	return n, nil
 }
 
 // isOver reports whether over is set, setting it first when the backlog
-// passes limit.
+// passes limit or the trace was not stopped by until.
 func (g *genWriter) isOver() bool {
-	if !g.over.Load() && g.sample.read(g.base) > g.limit {
+	if !g.over.Load() && (g.sample.read(g.base) > g.limit || !g.until.IsZero() && time.Now().After(g.until)) {
 		g.over.Store(true)
 	}
 	return g.over.Load()
