@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/perflab/perflab/remote"
@@ -74,26 +71,25 @@ var kinds = []kind{
 		},
 	},
 	{ // the embedded store
-		is:   func(string) bool { return true },
-		open: openDir,
-		read: func(ctx context.Context, dir string, o Options) (Reader, error) {
+		is: func(string) bool { return true },
+		open: func(_ context.Context, dir string, o Options) (store.Store, error) {
+			return openDir(dir, dirstore.Options{Limits: o.Limits, Log: o.logLine})
+		},
+		read: func(_ context.Context, dir string, o Options) (Reader, error) {
 			// Reading creates nothing: a mistyped -store is an error, not
 			// a new, empty store.
-			if _, err := os.Stat(filepath.Join(dir, "wal")); errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("store %s: %w", dir, ErrNoStore)
-			}
-			return openDir(ctx, dir, o)
+			return openDir(dir, dirstore.Options{Limits: o.Limits, Log: o.logLine, MustExist: true})
 		},
 	},
 }
 
 // ErrNoStore is the error of OpenReader for a directory that holds no
 // store: reading does not create one, as perflab server does.
-var ErrNoStore = errors.New("no perflab store here (perflab server -store DIR creates one)")
+var ErrNoStore = dirstore.ErrNoStore
 
-// openDir opens the embedded store in dir, creating it if missing.
-func openDir(_ context.Context, dir string, o Options) (store.Store, error) {
-	st, err := dirstore.Open(dir, dirstore.Options{Limits: o.Limits, Log: o.logLine})
+// openDir opens the embedded store in dir.
+func openDir(dir string, o dirstore.Options) (store.Store, error) {
+	st, err := dirstore.Open(dir, o)
 	if err != nil {
 		return nil, err // not a nil *dirstore.Store in an interface
 	}

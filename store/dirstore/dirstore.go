@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log"
 	"os"
 	"path/filepath"
@@ -35,6 +36,10 @@ type Options struct {
 	// CacheBytes bounds the dictionaries kept in memory between queries
 	// (default 64 MiB).
 	CacheBytes int64
+	// MustExist makes Open refuse a directory that holds no store (an
+	// error wrapping ErrNoStore) instead of creating one: for readers, so
+	// that a mistyped path is not taken for an empty store.
+	MustExist bool
 
 	// hook, in tests, is called at the points of compaction where a crash
 	// leaves the most to put right.
@@ -123,13 +128,21 @@ func dayName(day int64) string {
 	return time.Unix(day*86400, 0).UTC().Format(time.DateOnly)
 }
 
-// Open opens the store in directory dir, creating it if needed. It
+// ErrNoStore is wrapped by Open's error, with Options.MustExist, for a
+// directory that holds no store.
+var ErrNoStore = errors.New("no perflab store here (perflab server -store DIR creates one)")
+
+// Open opens the store in directory dir, creating it if needed (unless
+// opts.MustExist). It
 // refuses a directory another process has open (an error wrapping
 // ErrLocked), and a store with a corrupt file (an error naming the file
 // and wrapping ErrCorrupt); it drops a write cut short by a crash, and
 // says so to opts.Log.
 func Open(dir string, opts Options) (*Store, error) {
 	opts = opts.withDefaults()
+	if _, err := os.Stat(filepath.Join(dir, "wal")); opts.MustExist && errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("store %s: %w", dir, ErrNoStore)
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "wal"), 0o777); err != nil {
 		return nil, fmt.Errorf("store %s: %w", dir, err)
 	}
