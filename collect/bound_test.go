@@ -69,8 +69,20 @@ func pingPong(t *testing.T, pairs int) (stop func()) {
 // TestTraceStreams fetches a trace of a program busy switching goroutines
 // and checks that the server streamed it: the heap grew by a small part
 // of the trace's size, and the trace received is whole.
+//
+// On a loaded machine the goroutine that stops the trace after its
+// seconds can wait for a P past lateStop; the trace's reader then ends
+// the answer at the end of the generation being sent, keeping the rest
+// of that generation on the heap (up to 17 MB of a 30 MB trace measured
+// with two busy loops beside the test). That rest, which the server
+// reports, is the design; what the heap holds beyond it is what this
+// test bounds.
 func TestTraceStreams(t *testing.T) {
 	stopWork := pingPong(t, 32)
+	var kept atomic.Int64
+	collect.OnTraceDone(func(peak int64) { kept.Store(peak) })
+	defer collect.OnTraceDone(nil)
+	start := time.Now()
 	// A backlog bound well above the trace's size: on a loaded machine
 	// this test's own reader may wait for a CPU, and the answer is to be
 	// whole.
@@ -99,12 +111,12 @@ func TestTraceStreams(t *testing.T) {
 		t.Fatalf("trace: %s after %d bytes, %v", resp.Status, n, err)
 	}
 	growth := int64(peak) - int64(before[0].Value.Uint64())
-	t.Logf("trace of %d bytes; heap grew by %d bytes at most", n, growth)
+	t.Logf("trace of %d bytes in %v; heap grew by %d bytes at most, of which %d were the rest of a generation kept after a late stop", n, time.Since(start), growth, kept.Load())
 	if n < 12<<20 {
 		t.Skipf("the machine made only %d bytes of trace, too little to tell streaming from buffering", n)
 	}
-	if growth > n/2 {
-		t.Errorf("serving a trace of %d bytes grew the heap by %d bytes: it was buffered, not streamed", n, growth)
+	if held := growth - kept.Load(); held > n/4 {
+		t.Errorf("serving a trace of %d bytes grew the heap by %d bytes beyond the %d kept: it was buffered, not streamed", n, held, kept.Load())
 	}
 	if _, err := out.Seek(0, io.SeekStart); err != nil {
 		t.Fatal(err)
