@@ -73,12 +73,12 @@ var kinds = []kind{
 	{ // the embedded store
 		is: func(string) bool { return true },
 		open: func(_ context.Context, dir string, o Options) (store.Store, error) {
-			return openDir(dir, dirstore.Options{Limits: o.Limits, Log: o.logLine})
+			return openDir(dir, o, false)
 		},
 		read: func(_ context.Context, dir string, o Options) (Reader, error) {
 			// Reading creates nothing: a mistyped -store is an error, not
 			// a new, empty store.
-			return openDir(dir, dirstore.Options{Limits: o.Limits, Log: o.logLine, MustExist: true})
+			return openDir(dir, o, true)
 		},
 	},
 }
@@ -87,9 +87,10 @@ var kinds = []kind{
 // store: reading does not create one, as perflab server does.
 var ErrNoStore = dirstore.ErrNoStore
 
-// openDir opens the embedded store in dir.
-func openDir(dir string, o dirstore.Options) (store.Store, error) {
-	st, err := dirstore.Open(dir, o)
+// openDir opens the embedded store in dir, refusing a directory without
+// one if mustExist.
+func openDir(dir string, o Options, mustExist bool) (store.Store, error) {
+	st, err := dirstore.Open(dir, dirstore.Options{Limits: o.Limits, Log: o.logLine, MustExist: mustExist})
 	if err != nil {
 		return nil, err // not a nil *dirstore.Store in an interface
 	}

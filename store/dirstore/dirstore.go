@@ -133,11 +133,10 @@ func dayName(day int64) string {
 var ErrNoStore = errors.New("no perflab store here (perflab server -store DIR creates one)")
 
 // Open opens the store in directory dir, creating it if needed (unless
-// opts.MustExist). It
-// refuses a directory another process has open (an error wrapping
-// ErrLocked), and a store with a corrupt file (an error naming the file
-// and wrapping ErrCorrupt); it drops a write cut short by a crash, and
-// says so to opts.Log.
+// opts.MustExist). It refuses a directory another process has open (an
+// error wrapping ErrLocked), and a store with a corrupt file (an error
+// naming the file and wrapping ErrCorrupt); it drops a write cut short by
+// a crash, and says so to opts.Log.
 func Open(dir string, opts Options) (*Store, error) {
 	opts = opts.withDefaults()
 	if _, err := os.Stat(filepath.Join(dir, "wal")); opts.MustExist && errors.Is(err, fs.ErrNotExist) {
