@@ -93,7 +93,9 @@ type stallWriter struct {
 	end    time.Time
 	cancel context.CancelFunc
 	stall  time.Duration
+	ctx    context.Context
 	ours   bool // the connection is a Listen server's, whose next request sets its own deadlines
+	armed  bool // on ours: the stall time and end are set
 	stream bool // send each Write at once: a recording streams into it
 	n      int64
 	err    error
@@ -101,13 +103,23 @@ type stallWriter struct {
 
 func newStallWriter(w http.ResponseWriter, r *http.Request, end time.Time, cancel context.CancelFunc) *stallWriter {
 	return &stallWriter{w: w, rc: http.NewResponseController(w), end: end, cancel: cancel, stall: writeStall,
-		ours: httpguard.Limited(r.Context())}
+		ctx: r.Context(), ours: httpguard.Limited(r.Context())}
 }
 
 // setDeadline gives the client its stall time, and no more than until end, to
-// take the next chunk. Not every server supports deadlines; then its own
-// timeouts apply.
+// take the next chunk. On a Listen server the connection keeps the stall
+// time itself (httpguard.SetWriteStall), counting only what the client
+// takes, not the time a busy program keeps the writer waiting for a CPU.
+// Not every server supports deadlines; then its own timeouts apply.
 func (s *stallWriter) setDeadline() {
+	if s.ours {
+		if !s.armed {
+			httpguard.SetWriteStall(s.ctx, s.stall)
+			s.rc.SetWriteDeadline(s.end)
+			s.armed = true
+		}
+		return
+	}
 	d := time.Now().Add(s.stall)
 	if d.After(s.end) {
 		d = s.end

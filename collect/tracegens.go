@@ -25,6 +25,7 @@ type genFramer struct {
 	v        uint64 // the varint being read
 	shift    uint   // its next bits' place
 	boundary bool   // between two generations (or after the header)
+	ended    int    // generations ended so far
 	lost     bool   // the stream is not as expected: no more ends are told
 }
 
@@ -67,6 +68,7 @@ func (f *genFramer) next(p []byte) (n int, end bool) {
 			switch kind {
 			case wireEndOfGeneration:
 				f.boundary = true
+				f.ended++
 				return n, true
 			case wireEventBatch:
 				f.state, f.varints = framerVarints, 4

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"runtime/trace"
 	"sync"
@@ -107,14 +108,17 @@ func TestGenWriterEndsAtGeneration(t *testing.T) {
 	if len(ends) < 2 {
 		t.Skipf("%d generations", len(ends))
 	}
-	for i, at := range []int64{0, ends[0] / 2, ends[0], ends[0] + 1, (ends[0] + ends[1]) / 2} {
+	// As runtime/trace does, the header is written on its own; over set
+	// right after it must still send the first generation whole (it once
+	// sent the header alone: a trace with no events).
+	for i, at := range []int64{0, wireHeaderLen, ends[0] / 2, ends[0], ends[0] + 1, (ends[0] + ends[1]) / 2} {
 		// Over is set by runTrace, or by the writer itself when the trace
 		// goes on past its end (late).
-		late := i%2 == 1
+		late := i%2 == 0
 		var out bytes.Buffer
 		gw := newGenWriter(&out, 1<<40)
 		off, sent := int64(0), int64(-1) // sent: what was passed on when over was set
-		pieces(data, 64<<10, func(p []byte) {
+		feed := func(p []byte) {
 			if off >= at && sent < 0 {
 				if late {
 					gw.until = time.Now().Add(-time.Millisecond)
@@ -125,7 +129,9 @@ func TestGenWriterEndsAtGeneration(t *testing.T) {
 			}
 			gw.Write(p)
 			off += int64(len(p))
-		})
+		}
+		feed(data[:wireHeaderLen])
+		pieces(data[wireHeaderLen:], 64<<10, feed)
 		passed := out.Len()
 		for _, b := range gw.kept {
 			out.Write(b)
@@ -145,6 +151,31 @@ func TestGenWriterEndsAtGeneration(t *testing.T) {
 		if info, err := exectrace.Read(bytes.NewReader(out.Bytes()), a); err != nil || info.Events == 0 {
 			t.Errorf("over after byte %d: %d events, then %v", at, info.Events, err)
 		}
+	}
+}
+
+// TestGenWriterStopsTrace checks that a genWriter that finds the trace
+// late stops it itself, once, whatever more it is given: runTrace, woken by
+// a timer, can wait seconds for a CPU in a busy program.
+func TestGenWriterStopsTrace(t *testing.T) {
+	data, _ := multiGenTrace(t)
+	stopped := make(chan struct{}, 8)
+	gw := newGenWriter(io.Discard, 1<<40)
+	gw.stop = func() { stopped <- struct{}{} }
+	pieces(data, 4<<10, func(p []byte) { gw.Write(p) })
+	if len(stopped) != 0 {
+		t.Fatal("stopped before the trace was late")
+	}
+	gw.until = time.Now().Add(-time.Millisecond)
+	pieces(data, 4<<10, func(p []byte) { gw.Write(p) })
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a late trace was not stopped")
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := len(stopped); n != 0 {
+		t.Errorf("stopped %d more times", n)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"runtime/metrics"
 	"runtime/trace"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -22,16 +23,17 @@ const backlogMetric = "/memory/classes/other:bytes"
 // the heap, and cannot stop a trace before its reader has taken all they
 // hold. So when a slow client lets more than MaxTraceBacklog pile up
 // there, the trace stops, and the answer ends cleanly at the end of the
-// generation being sent (see genWriter): the reader no longer waits for
-// the client, but keeps the rest of that generation on the heap and
-// discards what follows, so that the runtime stops at once; the kept rest
-// is sent once it has. The client gets a shorter trace of whole
-// generations, which readers read to its end. Only if that rest passes
-// twice MaxTraceBacklog is the answer cut off inside the generation;
-// readers then read the generations before.
+// generation being sent (see genWriter), or of the first if the header
+// alone was sent: the reader no longer waits for the client, but keeps
+// the rest of that generation on the heap and discards what follows, so
+// that the runtime stops at once; the kept rest is sent once it has. The
+// client gets a shorter trace of whole generations, which readers read to
+// its end. Only if that rest passes twice MaxTraceBacklog is the answer
+// cut off inside the generation; readers then read the generations before.
 func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
 	gw := newGenWriter(w, h.opts.maxTraceBacklog())
 	gw.until = time.Now().Add(d + lateStop)
+	gw.stop = sync.OnceFunc(trace.Stop)
 	if err := trace.Start(gw); err != nil {
 		return true, err
 	}
@@ -55,7 +57,7 @@ record:
 			}
 		}
 	}
-	trace.Stop() // returns once the reader has taken what the runtime holds
+	gw.stop() // returns once the reader has taken what the runtime holds
 	if traceDone != nil {
 		traceDone(gw.keptPeak)
 	}
@@ -105,6 +107,7 @@ type genWriter struct {
 	base   uint64    // backlogMetric when the trace started
 	sample backlog
 	over   atomic.Bool
+	stop   func() // stops the trace, once; nil in tests that stop it themselves
 
 	framer   genFramer
 	kept     [][]byte // the rest of the generation being sent when over was set
@@ -143,17 +146,26 @@ func (g *genWriter) Write(p []byte) (int, error) {
 
 // isOver reports whether over is set, setting it first when the backlog
 // passes limit or the trace was not stopped by until.
+//
+// When it sets over, it also stops the trace from a new goroutine: the
+// scheduler runs a goroutine started by the running one next on the same
+// P, while runTrace, woken by a timer or the network, can wait seconds for
+// a CPU in a program that keeps every P busy, and the runtime traces on
+// meanwhile, into the rest that g keeps.
 func (g *genWriter) isOver() bool {
 	if !g.over.Load() && (g.sample.read(g.base) > g.limit || !g.until.IsZero() && time.Now().After(g.until)) {
-		g.over.Store(true)
+		if g.over.CompareAndSwap(false, true) && g.stop != nil {
+			go g.stop()
+		}
 	}
 	return g.over.Load()
 }
 
 // keep keeps p, or the part of it up to the end of the generation being
-// sent, and discards the rest.
+// sent, and discards the rest. Right after the trace's header, the
+// generation being sent is the first: a trace needs one to be read.
 func (g *genWriter) keep(p []byte) {
-	if g.framer.boundary || g.framer.lost {
+	if g.framer.boundary && g.framer.ended > 0 || g.framer.lost {
 		g.discard = true
 		g.cut = g.framer.lost
 		return

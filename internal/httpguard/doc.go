@@ -12,7 +12,10 @@
 //   - Listen binds the address with the connection rules: an empty host
 //     means 127.0.0.1, a non-loopback address needs a token (or an
 //     explicit Public), every client has bounded time to send its request
-//     and take its answer, and at most MaxConns connections are open.
+//     and take its answer, and at most MaxConns connections are open. A
+//     handler may give its answer a write stall (SetWriteStall): the
+//     client must take some of it every so often, counted by what it
+//     takes, not by how long the writing goroutine waited for a CPU.
 //
 // The cross-site rule is "refuse cross-site, allow the rest": browsers
 // send Sec-Fetch-Site on every request, and "cross-site" or "same-site"

@@ -2,10 +2,13 @@ package httpguard
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -59,6 +62,9 @@ type limitedConn struct {
 	heard   bool      // the client has sent something
 	done    time.Time // when the last handler or write ended
 	once    sync.Once
+
+	stall   atomic.Int64 // see SetWriteStall: nanoseconds, 0 for none
+	writeBy atomic.Int64 // the write deadline the server set, Unix nanoseconds, 0 for none
 }
 
 // waitedSince returns since when c has waited for its client with nothing
@@ -205,7 +211,83 @@ func (c *limitedConn) leave() {
 func (c *limitedConn) Write(p []byte) (int, error) {
 	c.enter()
 	defer c.leave()
+	if stall := time.Duration(c.stall.Load()); stall > 0 {
+		return c.writeStalling(p, stall)
+	}
 	return c.Conn.Write(p)
+}
+
+// stallBytes is how much of an answer the client must take in each stall
+// time (see SetWriteStall).
+const stallBytes = 64 << 10
+
+// stallRecheck is how long a write that timed out having sent less than
+// stallBytes gets to send something more before it fails.
+const stallRecheck = 100 * time.Millisecond
+
+// writeStalling writes p, failing when the client has taken less than
+// stallBytes of it (or less than the rest) in stall, or at the write
+// deadline the server set. A write's goroutine that a busy program keeps
+// waiting for a CPU past its stall time finds, when it runs, a deadline
+// gone by: it then tries once more, briefly, and goes on if the client
+// took what was waiting meanwhile.
+func (c *limitedConn) writeStalling(p []byte, stall time.Duration) (int, error) {
+	var by time.Time
+	if ns := c.writeBy.Load(); ns != 0 {
+		by = time.Unix(0, ns)
+	}
+	defer c.Conn.SetWriteDeadline(by)
+	written, recheck := 0, false
+	for {
+		wait := stall
+		if recheck {
+			wait = stallRecheck
+		}
+		d := time.Now().Add(wait)
+		if !by.IsZero() && by.Before(d) {
+			d = by
+		}
+		c.Conn.SetWriteDeadline(d)
+		if stallPause != nil && !recheck {
+			stallPause()
+		}
+		n, err := c.Conn.Write(p[written:])
+		written += n
+		switch {
+		case err == nil || !errors.Is(err, os.ErrDeadlineExceeded):
+			return written, err
+		case !by.IsZero() && !time.Now().Before(by):
+			return written, err
+		case recheck && n == 0:
+			return written, err
+		}
+		recheck = !recheck && n < min(stallBytes, len(p)-written+n)
+	}
+}
+
+// stallPause, when set (by tests), runs between a stalling write setting
+// its deadline and writing: a goroutine that lost its CPU there.
+var stallPause func()
+
+// SetWriteDeadline sets the connection's write deadline, which a write
+// with a stall time (see SetWriteStall) keeps as its last.
+func (c *limitedConn) SetWriteDeadline(t time.Time) error {
+	c.setWriteBy(t)
+	return c.Conn.SetWriteDeadline(t)
+}
+
+// SetDeadline sets the connection's read and write deadlines.
+func (c *limitedConn) SetDeadline(t time.Time) error {
+	c.setWriteBy(t)
+	return c.Conn.SetDeadline(t)
+}
+
+func (c *limitedConn) setWriteBy(t time.Time) {
+	var ns int64
+	if !t.IsZero() {
+		ns = t.UnixNano()
+	}
+	c.writeBy.Store(ns)
 }
 
 // Read reads from the client, marking the connection as waiting for it
@@ -238,6 +320,7 @@ func connContext(ctx context.Context, c net.Conn) context.Context {
 func markBusy(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if lc, ok := r.Context().Value(connKey{}).(*limitedConn); ok {
+			lc.stall.Store(0)
 			lc.enter()
 			defer lc.leave()
 		}
@@ -251,5 +334,20 @@ func markBusy(h http.Handler) http.Handler {
 // need not clear it for the next request.
 func Limited(ctx context.Context) bool {
 	_, ok := ctx.Value(connKey{}).(*limitedConn)
+	return ok
+}
+
+// SetWriteStall makes the answer to the request with context ctx fail when
+// its client takes less than 64 KB of it (or less than the rest) within d,
+// and reports whether it could: only on a connection of a server that
+// Listen started. Unlike a write deadline renewed before each write, the
+// time a busy program keeps the writing goroutine waiting for a CPU does
+// not count against the client. The connection's write deadline still
+// bounds the whole answer. d applies to this request's answer only.
+func SetWriteStall(ctx context.Context, d time.Duration) bool {
+	lc, ok := ctx.Value(connKey{}).(*limitedConn)
+	if ok {
+		lc.stall.Store(int64(d))
+	}
 	return ok
 }
