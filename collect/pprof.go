@@ -63,7 +63,8 @@ func (h *handler) serveTimed(w http.ResponseWriter, r *http.Request, what string
 	end := time.Now().Add(d + writeGrace)
 	if what == "trace" {
 		// A trace stopped early for its backlog still sends the rest of
-		// the generation being sent, up to twice the backlog.
+		// the generation being sent, up to twice the backlog (or the
+		// first generation, whatever its size).
 		streamTimed(w, r, what, d, end.Add(drainTime(2*h.opts.maxTraceBacklog())), run)
 		return
 	}

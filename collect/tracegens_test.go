@@ -180,18 +180,33 @@ func TestGenWriterStopsTrace(t *testing.T) {
 }
 
 // TestGenWriterCut checks that a genWriter whose kept rest of a generation
-// passes twice its limit drops it and is cut.
+// passes twice its limit drops it and is cut, unless the generation is the
+// first: a trace needs one whole generation to be read at all.
 func TestGenWriterCut(t *testing.T) {
 	data, ends := multiGenTrace(t)
-	var out bytes.Buffer
-	gw := newGenWriter(&out, 1<<40)
-	gw.Write(data[:1000])
-	gw.over.Store(true)
-	gw.limit = uint64(ends[0]-1000) / 4
-	gw.Write(data[1000:ends[0]])
-	if !gw.cut || gw.kept != nil || out.Len() != 1000 {
-		t.Errorf("the rest of a %d-byte generation kept past twice a %d-byte limit: cut %v, %d chunks kept, %d bytes passed on",
-			ends[0], gw.limit, gw.cut, len(gw.kept), out.Len())
+	for _, gen := range []int{0, 1} {
+		start := int64(wireHeaderLen)
+		if gen > 0 {
+			start = ends[gen-1]
+		}
+		at := start + 1000
+		var out bytes.Buffer
+		gw := newGenWriter(&out, 1<<40)
+		gw.Write(data[:at])
+		gw.over.Store(true)
+		gw.limit = uint64(ends[gen]-at) / 4
+		pieces(data[at:ends[gen]], 4<<10, func(p []byte) { gw.Write(p) })
+		if gen == 0 {
+			if gw.cut || gw.keptSize != ends[0]-at || out.Len() != int(at) {
+				t.Errorf("the rest of the first generation (%d bytes) past twice a %d-byte limit: cut %v, kept %d bytes, %d passed on; want it all kept",
+					ends[0], gw.limit, gw.cut, gw.keptSize, out.Len())
+			}
+			continue
+		}
+		if !gw.cut || gw.kept != nil || out.Len() != int(at) {
+			t.Errorf("the rest of generation %d (%d bytes) kept past twice a %d-byte limit: cut %v, %d chunks kept, %d bytes passed on",
+				gen+1, ends[gen]-start, gw.limit, gw.cut, len(gw.kept), out.Len())
+		}
 	}
 }
 

@@ -28,8 +28,9 @@ const backlogMetric = "/memory/classes/other:bytes"
 // the rest of that generation on the heap and discards what follows, so
 // that the runtime stops at once; the kept rest is sent once it has. The
 // client gets a shorter trace of whole generations, which readers read to
-// its end. Only if that rest passes twice MaxTraceBacklog is the answer
-// cut off inside the generation; readers then read the generations before.
+// its end. Only if that rest passes twice MaxTraceBacklog, and the
+// generation is not the first, is the answer cut off inside it; readers
+// then read the generations before.
 func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
 	gw := newGenWriter(w, h.opts.maxTraceBacklog())
 	gw.until = time.Now().Add(d + lateStop)
@@ -114,7 +115,7 @@ type genWriter struct {
 	keptSize int64
 	keptPeak int64
 	discard  bool
-	cut      bool // the kept rest passed twice limit, and was dropped
+	cut      bool // the kept rest of a later generation than the first passed twice limit, and was dropped
 }
 
 func newGenWriter(w io.Writer, limit uint64) *genWriter {
@@ -177,11 +178,13 @@ func (g *genWriter) keep(p []byte) {
 		g.keptPeak = max(g.keptPeak, g.keptSize)
 		p = p[k:]
 		switch {
-		case g.keptSize > 2*int64(g.limit):
-			g.cut, g.discard, g.kept = true, true, nil
-			return
 		case end:
 			g.discard = true
+			return
+		case g.keptSize > 2*int64(g.limit) && g.framer.ended > 0:
+			// The first generation is never cut: without it nothing can be
+			// read.
+			g.cut, g.discard, g.kept = true, true, nil
 			return
 		}
 	}
