@@ -338,12 +338,13 @@ func Limited(ctx context.Context) bool {
 }
 
 // SetWriteStall makes the answer to the request with context ctx fail when
-// its client takes less than 64 KB of it (or less than the rest) within d,
-// and reports whether it could: only on a connection of a server that
-// Listen started. Unlike a write deadline renewed before each write, the
-// time a busy program keeps the writing goroutine waiting for a CPU does
-// not count against the client. The connection's write deadline still
-// bounds the whole answer. d applies to this request's answer only.
+// its client takes less than 64 KB of it (or less than the rest) within d
+// and then nothing within 0.1 s, and reports whether it could: only on a
+// connection of a server that Listen started. Unlike a write deadline
+// renewed before each write, the time a busy program keeps the writing
+// goroutine waiting for a CPU does not count against the client. The
+// connection's write deadline still bounds the whole answer. d applies to
+// this request's answer only.
 func SetWriteStall(ctx context.Context, d time.Duration) bool {
 	lc, ok := ctx.Value(connKey{}).(*limitedConn)
 	if ok {
