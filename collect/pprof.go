@@ -89,8 +89,7 @@ func streamTimed(w http.ResponseWriter, r *http.Request, what string, d time.Dur
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	dataHeaders(w, what)
-	sw := newStallWriter(w, r, end, cancel)
-	sw.stall = traceStall
+	sw := newStallWriter(w, r, end, traceStall, cancel)
 	sw.stream = true
 	defer sw.close()
 	busy, err := run(ctx, d, sw)
@@ -116,7 +115,7 @@ func serveData(w http.ResponseWriter, r *http.Request, name string, data []byte,
 
 // sendAll writes a buffered answer, which the client must take before end.
 func sendAll(w http.ResponseWriter, r *http.Request, data []byte, end time.Time) {
-	sw := newStallWriter(w, r, end, nil)
+	sw := newStallWriter(w, r, end, writeStall, nil)
 	sw.Write(data)
 	sw.close()
 }

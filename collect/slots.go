@@ -93,31 +93,31 @@ type stallWriter struct {
 	end    time.Time
 	cancel context.CancelFunc
 	stall  time.Duration
-	ctx    context.Context
-	ours   bool // the connection is a Listen server's, whose next request sets its own deadlines
-	armed  bool // on ours: the stall time and end are set
+	ours   bool // the connection is a Listen server's: it keeps the stall time, and its next request sets its own deadlines
 	stream bool // send each Write at once: a recording streams into it
 	n      int64
 	err    error
 }
 
-func newStallWriter(w http.ResponseWriter, r *http.Request, end time.Time, cancel context.CancelFunc) *stallWriter {
-	return &stallWriter{w: w, rc: http.NewResponseController(w), end: end, cancel: cancel, stall: writeStall,
-		ctx: r.Context(), ours: httpguard.Limited(r.Context())}
+// newStallWriter returns a stallWriter for the answer to r. On a Listen
+// server the connection keeps the stall time itself
+// (httpguard.SetWriteStall), counting only what the client takes, not the
+// time a busy program keeps the writer waiting for a CPU; end is then the
+// connection's write deadline from the start.
+func newStallWriter(w http.ResponseWriter, r *http.Request, end time.Time, stall time.Duration, cancel context.CancelFunc) *stallWriter {
+	s := &stallWriter{w: w, rc: http.NewResponseController(w), end: end, cancel: cancel, stall: stall,
+		ours: httpguard.SetWriteStall(r.Context(), stall)}
+	if s.ours {
+		s.rc.SetWriteDeadline(end)
+	}
+	return s
 }
 
 // setDeadline gives the client its stall time, and no more than until end, to
-// take the next chunk. On a Listen server the connection keeps the stall
-// time itself (httpguard.SetWriteStall), counting only what the client
-// takes, not the time a busy program keeps the writer waiting for a CPU.
+// take the next chunk, unless the connection keeps the stall time itself.
 // Not every server supports deadlines; then its own timeouts apply.
 func (s *stallWriter) setDeadline() {
 	if s.ours {
-		if !s.armed {
-			httpguard.SetWriteStall(s.ctx, s.stall)
-			s.rc.SetWriteDeadline(s.end)
-			s.armed = true
-		}
 		return
 	}
 	d := time.Now().Add(s.stall)

@@ -251,7 +251,8 @@ func (c *limitedConn) writeStalling(p []byte, stall time.Duration) (int, error) 
 		if stallPause != nil && !recheck {
 			stallPause()
 		}
-		n, err := c.Conn.Write(p[written:])
+		rest := p[written:]
+		n, err := c.Conn.Write(rest)
 		written += n
 		switch {
 		case err == nil || !errors.Is(err, os.ErrDeadlineExceeded):
@@ -261,7 +262,7 @@ func (c *limitedConn) writeStalling(p []byte, stall time.Duration) (int, error) 
 		case recheck && n == 0:
 			return written, err
 		}
-		recheck = !recheck && n < min(stallBytes, len(p)-written+n)
+		recheck = !recheck && n < min(stallBytes, len(rest))
 	}
 }
 
@@ -328,15 +329,6 @@ func markBusy(h http.Handler) http.Handler {
 	})
 }
 
-// Limited reports whether a request with context ctx runs on a connection
-// of a server that Listen started, which sets the deadlines of each
-// request itself: a handler that changes the connection's write deadline
-// need not clear it for the next request.
-func Limited(ctx context.Context) bool {
-	_, ok := ctx.Value(connKey{}).(*limitedConn)
-	return ok
-}
-
 // SetWriteStall makes the answer to the request with context ctx fail when
 // its client takes less than 64 KB of it (or less than the rest) within d
 // and then nothing within 0.1 s, and reports whether it could: only on a
@@ -344,7 +336,9 @@ func Limited(ctx context.Context) bool {
 // renewed before each write, the time a busy program keeps the writing
 // goroutine waiting for a CPU does not count against the client. The
 // connection's write deadline still bounds the whole answer. d applies to
-// this request's answer only.
+// this request's answer only. Listen's server sets the deadlines of each
+// request itself, so a handler that changes the connection's write
+// deadline need not clear it for the next request.
 func SetWriteStall(ctx context.Context, d time.Duration) bool {
 	lc, ok := ctx.Value(connKey{}).(*limitedConn)
 	if ok {
