@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	rtrace "runtime/trace"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -70,13 +72,13 @@ func pingPong(t *testing.T, pairs int) (stop func()) {
 // and checks that the server streamed it: the heap grew by a small part
 // of the trace's size, and the trace received is whole.
 //
-// On a loaded machine the goroutine that stops the trace after its
-// seconds can wait for a P past lateStop; the trace's reader then ends
-// the answer at the end of the generation being sent, keeping the rest
-// of that generation on the heap (up to 17 MB of a 30 MB trace measured
-// with two busy loops beside the test). That rest, which the server
-// reports, is the design; what the heap holds beyond it is what this
-// test bounds.
+// The first generation is held on the heap until it ends, and on a
+// loaded machine the goroutine that stops the trace after its seconds can
+// wait for a P past lateStop; the trace's reader then ends the answer at
+// the end of the generation being sent, keeping the rest of that
+// generation on the heap (up to 17 MB of a 30 MB trace measured with two
+// busy loops beside the test). Those, which the server reports, are the
+// design; what the heap holds beyond them is what this test bounds.
 func TestTraceStreams(t *testing.T) {
 	stopWork := pingPong(t, 32)
 	var kept atomic.Int64
@@ -99,7 +101,9 @@ func TestTraceStreams(t *testing.T) {
 	before[0].Name = "/memory/classes/heap/objects:bytes"
 	metrics.Read(before[:])
 	stop := testprog.HeapPeak()
-	resp, err := http.Get(base + "trace?seconds=1")
+	// Three seconds, three generations or so: the first is held until it
+	// ends (see TestTraceFirstGenerationRefused), the rest streams.
+	resp, err := http.Get(base + "trace?seconds=3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +115,7 @@ func TestTraceStreams(t *testing.T) {
 		t.Fatalf("trace: %s after %d bytes, %v", resp.Status, n, err)
 	}
 	growth := int64(peak) - int64(before[0].Value.Uint64())
-	t.Logf("trace of %d bytes in %v; heap grew by %d bytes at most, of which %d were the rest of a generation kept after a late stop", n, time.Since(start), growth, kept.Load())
+	t.Logf("trace of %d bytes in %v; heap grew by %d bytes at most, of which %d were the first generation, held until it ended, and the rest of a generation kept after a late stop", n, time.Since(start), growth, kept.Load())
 	if n < 12<<20 {
 		t.Skipf("the machine made only %d bytes of trace, too little to tell streaming from buffering", n)
 	}
@@ -469,3 +473,58 @@ func countEvents(data []byte) (int, error) {
 		}
 	}
 }
+
+// TestTraceFirstGenerationRefused asks for a trace whose first
+// generation outgrows twice MaxTraceBacklog before it ends: the answer is
+// a 503 naming the cause, with no trace bytes, rather than a trace cut
+// inside its first generation, which nothing can read; and the trace
+// stops. In the field that is a program that keeps every P busy, whose
+// generations the runtime cannot end for seconds or minutes (2 GB of
+// first generation were measured); here the test runs again in a test
+// binary whose generations last a minute, so that the first outgrows a
+// 4 MB bound while the reader keeps up (a bound the runtime's unread
+// buffers passed would stop the trace first, ending the generation).
+func TestTraceFirstGenerationRefused(t *testing.T) {
+	if os.Getenv(refuseChild) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestTraceFirstGenerationRefused$", "-test.v", "-test.count=1", "-test.timeout=2m")
+		cmd.Env = append(os.Environ(), refuseChild+"=1", "GODEBUG=traceadvanceperiod=60000000000")
+		out, err := cmd.CombinedOutput()
+		t.Logf("the test in a binary with 60 s generations:\n%s", out)
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
+		return
+	}
+	stopWork := pingPong(t, 8)
+	defer stopWork()
+	const backlog = 4 << 20
+	base := serve(t, collect.ServerOptions{MaxTraceBacklog: backlog}) + "/debug/pprof/"
+	start := time.Now()
+	resp, err := http.Get(base + "trace?seconds=20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("trace: %s, then %v", resp.Status, err)
+	}
+	msg := strings.TrimSpace(string(body))
+	t.Logf("answered in %v: %s %q", time.Since(start), resp.Status, msg)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(msg, "first generation") ||
+		strings.Contains(msg, "\n") || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+		t.Fatalf("a first generation past twice a %d-byte bound: %s, %s, %d bytes: %.200q; want 503 and one line saying why",
+			backlog, resp.Status, resp.Header.Get("Content-Type"), len(body), body)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for rtrace.IsEnabled() {
+		if time.Now().After(deadline) {
+			t.Fatal("the refused trace was not stopped in 30 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// refuseChild marks TestTraceFirstGenerationRefused's run in a test
+// binary with long generations.
+const refuseChild = "PERFLAB_TEST_REFUSE_CHILD"

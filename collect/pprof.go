@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -96,6 +97,8 @@ func streamTimed(w http.ResponseWriter, r *http.Request, what string, d time.Dur
 	switch {
 	case busy:
 		tooMany(w, fmt.Sprintf("the program is already recording a %s; try again later", what))
+	case errors.Is(err, errFirstGeneration):
+		httpError(w, http.StatusServiceUnavailable, what+": "+err.Error())
 	case err != nil && sw.n == 0:
 		httpError(w, http.StatusInternalServerError, what+": "+err.Error())
 	}

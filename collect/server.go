@@ -69,10 +69,11 @@ type ServerOptions struct {
 	// memory does not grow with the trace's length: the client gets a
 	// shorter trace of whole generations, which readers read to its end.
 	// The rest of that generation is kept on the heap until it is sent;
-	// only if it passes twice MaxTraceBacklog, and it is not the first
-	// (kept whatever its size: without it nothing can be read), is the
-	// answer cut off in the middle of it, and readers such as
-	// golang.org/x/exp/trace then read the generations before.
+	// only if it passes twice MaxTraceBacklog is the answer cut off in the
+	// middle of it, and readers such as golang.org/x/exp/trace then read
+	// the generations before. The first generation, without which nothing
+	// can be read, is held on the heap until it ends and sent whole; if it
+	// passes twice MaxTraceBacklog first, the trace is refused with 503.
 	MaxTraceBacklog int64
 }
 

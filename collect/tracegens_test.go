@@ -147,6 +147,13 @@ func TestGenWriterEndsAtGeneration(t *testing.T) {
 			t.Errorf("over (late %v) after byte %d: passed %d bytes on and kept %d (cut %v), want the trace up to a generation's end %v",
 				late, at, passed, out.Len()-passed, gw.cut, ends)
 		}
+		select {
+		case <-gw.done:
+		default:
+			// runTrace ends the answer on done, without waiting for the
+			// trace's stop, which a busy program delays by minutes.
+			t.Errorf("over (late %v) after byte %d: the answer is final but done was not closed", late, at)
+		}
 		a := exectrace.NewAnalyzer()
 		if info, err := exectrace.Read(bytes.NewReader(out.Bytes()), a); err != nil || info.Events == 0 {
 			t.Errorf("over after byte %d: %d events, then %v", at, info.Events, err)
@@ -180,33 +187,55 @@ func TestGenWriterStopsTrace(t *testing.T) {
 }
 
 // TestGenWriterCut checks that a genWriter whose kept rest of a generation
-// passes twice its limit drops it and is cut, unless the generation is the
-// first: a trace needs one whole generation to be read at all.
+// passes twice its limit drops it and is cut, and that the first
+// generation, which a trace needs to be read at all, is held back until
+// it ends and then sent whole, or, if it passes twice the limit first,
+// not sent at all: the trace is refused (it used to be kept whatever its
+// size, 2 GB and more in a program that keeps every P busy, and cut by
+// the client or the answer's end, unreadable).
 func TestGenWriterCut(t *testing.T) {
 	data, ends := multiGenTrace(t)
-	for _, gen := range []int{0, 1} {
-		start := int64(wireHeaderLen)
-		if gen > 0 {
-			start = ends[gen-1]
-		}
-		at := start + 1000
-		var out bytes.Buffer
-		gw := newGenWriter(&out, 1<<40)
-		gw.Write(data[:at])
-		gw.over.Store(true)
-		gw.limit = uint64(ends[gen]-at) / 4
-		pieces(data[at:ends[gen]], 4<<10, func(p []byte) { gw.Write(p) })
-		if gen == 0 {
-			if gw.cut || gw.keptSize != ends[0]-at || out.Len() != int(at) {
-				t.Errorf("the rest of the first generation (%d bytes) past twice a %d-byte limit: cut %v, kept %d bytes, %d passed on; want it all kept",
-					ends[0], gw.limit, gw.cut, gw.keptSize, out.Len())
-			}
-			continue
-		}
-		if !gw.cut || gw.kept != nil || out.Len() != int(at) {
-			t.Errorf("the rest of generation %d (%d bytes) kept past twice a %d-byte limit: cut %v, %d chunks kept, %d bytes passed on",
-				gen+1, ends[gen]-start, gw.limit, gw.cut, len(gw.kept), out.Len())
-		}
+
+	var out bytes.Buffer
+	stopped := make(chan struct{}, 2)
+	gw := newGenWriter(&out, uint64(ends[0])/4)
+	gw.stop = func() { stopped <- struct{}{} }
+	pieces(data[:ends[0]], 4<<10, func(p []byte) { gw.Write(p) })
+	if !gw.refused {
+		t.Fatalf("a first generation of %d bytes against a %d-byte limit was not refused (%d bytes held)", ends[0], gw.limit, gw.heldSize)
+	}
+	gw.Write(data[ends[0]:])
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Error("a refused trace was not stopped")
+	}
+	if out.Len() != 0 || gw.held != nil {
+		t.Errorf("refused trace: %d bytes passed on, %d chunks held; want nothing sent or held", out.Len(), len(gw.held))
+	}
+
+	out.Reset()
+	gw = newGenWriter(&out, 1<<40)
+	at := int64(wireHeaderLen) + 1000
+	gw.Write(data[:at])
+	if out.Len() != 0 {
+		t.Errorf("%d bytes passed on before the first generation ended", out.Len())
+	}
+	pieces(data[at:ends[0]], 4<<10, func(p []byte) { gw.Write(p) })
+	if !bytes.Equal(out.Bytes(), data[:ends[0]]) || gw.held != nil {
+		t.Errorf("first generation of %d bytes: passed on %d bytes (whole: %v), %d chunks still held", ends[0], out.Len(), bytes.Equal(out.Bytes(), data[:ends[0]]), len(gw.held))
+	}
+
+	out.Reset()
+	gw = newGenWriter(&out, 1<<40)
+	at = ends[0] + 1000
+	gw.Write(data[:at])
+	gw.over.Store(true)
+	gw.limit = uint64(ends[1]-at) / 4
+	pieces(data[at:ends[1]], 4<<10, func(p []byte) { gw.Write(p) })
+	if !gw.cut || gw.kept != nil || out.Len() != int(at) {
+		t.Errorf("the rest of generation 2 (%d bytes) kept past twice a %d-byte limit: cut %v, %d chunks kept, %d bytes passed on",
+			ends[1]-ends[0], gw.limit, gw.cut, len(gw.kept), out.Len())
 	}
 }
 

@@ -1,7 +1,10 @@
 package collect
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"runtime/metrics"
@@ -19,18 +22,19 @@ const backlogMetric = "/memory/classes/other:bytes"
 // runTrace records an execution trace into w, which streams it to the
 // client, for d or until ctx is done.
 //
-// The runtime keeps what the client has not yet taken in buffers outside
-// the heap, and cannot stop a trace before its reader has taken all they
-// hold. So when a slow client lets more than MaxTraceBacklog pile up
-// there, the trace stops, and the answer ends cleanly at the end of the
-// generation being sent (see genWriter), or of the first if the header
-// alone was sent: the reader no longer waits for the client, but keeps
-// the rest of that generation on the heap and discards what follows, so
-// that the runtime stops at once; the kept rest is sent once it has. The
-// client gets a shorter trace of whole generations, which readers read to
-// its end. Only if that rest passes twice MaxTraceBacklog, and the
-// generation is not the first, is the answer cut off inside it; readers
-// then read the generations before.
+// The first generation is held until it ends and sent whole, or refused
+// (errFirstGeneration) if it passes twice MaxTraceBacklog first (see
+// genWriter.hold). The runtime keeps what the client has not yet taken in
+// buffers outside the heap, and cannot stop a trace before its reader has
+// taken all they hold. So when a slow client lets more than
+// MaxTraceBacklog pile up there, the trace stops, and the answer ends
+// cleanly at the end of the generation being sent: the reader no longer
+// waits for the client, but keeps the rest of that generation on the heap
+// and discards what follows, so that the runtime stops at once; the kept
+// rest is sent once the answer's content is final. The client gets a
+// shorter trace of whole generations, which readers read to its end. Only
+// if that rest passes twice MaxTraceBacklog is the answer cut off inside
+// it; readers then read the generations before.
 func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
 	gw := newGenWriter(w, h.opts.maxTraceBacklog())
 	gw.until = time.Now().Add(d + lateStop)
@@ -58,15 +62,30 @@ record:
 			}
 		}
 	}
-	gw.stop() // returns once the reader has taken what the runtime holds
+	// The stop returns once the reader has taken what the runtime holds,
+	// which a program that keeps every P busy can delay by minutes. An
+	// answer whose content is final (the writer discards what comes, see
+	// finish) ends at once, and the trace stops in the background
+	// (another trace is refused as busy meanwhile).
+	stopped := make(chan struct{})
+	go func() { gw.stop(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-gw.done:
+	}
+	if gw.refused {
+		return false, fmt.Errorf("%w: it grew past %d MB first (a program that keeps every P busy delays "+
+			"the end of each generation); nothing was sent", errFirstGeneration, 2*gw.limit>>20)
+	}
 	if traceDone != nil {
-		traceDone(gw.keptPeak)
+		traceDone(gw.heldPeak + gw.keptPeak)
 	}
 	if gw.cut {
 		// The client must see the answer end early, not a whole trace.
 		panic(http.ErrAbortHandler)
 	}
-	for _, b := range gw.kept {
+	for i, b := range gw.kept {
+		gw.kept[i] = nil // for the collector
 		if _, err := w.Write(b); err != nil {
 			break
 		}
@@ -81,7 +100,7 @@ record:
 const lateStop = time.Second
 
 // traceDone, when set (by tests), is told, as each served trace stops,
-// the most its genWriter kept on the heap.
+// the most its genWriter held and kept on the heap, added.
 var traceDone func(keptPeak int64)
 
 // A backlog reads backlogMetric.
@@ -95,12 +114,16 @@ func (b backlog) read(base uint64) uint64 {
 	return max(b[0].Value.Uint64(), base) - base
 }
 
-// A genWriter passes the runtime's trace on to the client until over is
-// set, by it or by runTrace, when more than limit of trace has piled up
-// (or, by it, when the trace was not stopped by until).
-// Then it keeps the rest of the generation being sent, for runTrace to
-// send once the trace has stopped, and discards what follows. Only the
-// runtime's trace reader calls Write.
+// errFirstGeneration refuses a trace whose first generation grew past
+// twice MaxTraceBacklog before it ended: nothing of it was sent.
+var errFirstGeneration = errors.New("its first generation did not end in time")
+
+// A genWriter holds the runtime's trace back until its first generation
+// ends (see hold), then passes it on to the client until over is set, by
+// it or by runTrace, when more than limit of trace has piled up (or, by
+// it, when the trace was not stopped by until). Then it keeps the rest of
+// the generation being sent, for runTrace to send once done is closed,
+// and discards what follows. Only the runtime's trace reader calls Write.
 type genWriter struct {
 	w      io.Writer
 	limit  uint64
@@ -111,21 +134,30 @@ type genWriter struct {
 	stop   func() // stops the trace, once; nil in tests that stop it themselves
 
 	framer   genFramer
+	held     [][]byte // the trace up to the end of its first generation, while holding
+	heldSize int64
+	heldPeak int64
+	holding  bool
+	refused  bool     // the first generation passed twice limit before it ended
 	kept     [][]byte // the rest of the generation being sent when over was set
 	keptSize int64
 	keptPeak int64
-	discard  bool
-	cut      bool // the kept rest of a later generation than the first passed twice limit, and was dropped
+	discard  bool          // set by finish
+	done     chan struct{} // closed by finish: nothing more is written, kept and cut are final
+	cut      bool          // the kept rest of a later generation than the first passed twice limit, and was dropped
 }
 
 func newGenWriter(w io.Writer, limit uint64) *genWriter {
-	g := &genWriter{w: w, limit: limit, sample: newBacklog()}
+	g := &genWriter{w: w, limit: limit, sample: newBacklog(), holding: true, done: make(chan struct{})}
 	g.base = g.sample.read(0)
 	return g
 }
 
 func (g *genWriter) Write(p []byte) (int, error) {
 	n := len(p)
+	if g.holding {
+		p = g.hold(p)
+	}
 	// Sent a chunk at a time, so that over is seen after one chunk rather
 	// than after all of p.
 	for len(p) > 0 && !g.discard && !g.isOver() {
@@ -136,7 +168,7 @@ func (g *genWriter) Write(p []byte) (int, error) {
 			rest = rest[k:]
 		}
 		if _, err := g.w.Write(c); err != nil {
-			g.discard = true // the runtime must go on: what cannot be sent is discarded
+			g.finish() // the runtime must go on: what cannot be sent is discarded
 		}
 	}
 	if len(p) > 0 && !g.discard {
@@ -154,21 +186,97 @@ func (g *genWriter) Write(p []byte) (int, error) {
 // a CPU in a program that keeps every P busy, and the runtime traces on
 // meanwhile, into the rest that g keeps.
 func (g *genWriter) isOver() bool {
-	if !g.over.Load() && (g.sample.read(g.base) > g.limit || !g.until.IsZero() && time.Now().After(g.until)) {
-		if g.over.CompareAndSwap(false, true) && g.stop != nil {
-			go g.stop()
-		}
+	if !g.over.Load() && (g.backlogged() || !g.until.IsZero() && time.Now().After(g.until)) {
+		g.setOver()
 	}
 	return g.over.Load()
 }
 
-// keep keeps p, or the part of it up to the end of the generation being
-// sent, and discards the rest. Right after the trace's header, the
-// generation being sent is the first: a trace needs one to be read.
-func (g *genWriter) keep(p []byte) {
-	if g.framer.boundary && g.framer.ended > 0 || g.framer.lost {
+// backlogged reports whether more than limit of trace waits in the
+// runtime's buffers.
+func (g *genWriter) backlogged() bool { return g.sample.read(g.base) > g.limit }
+
+// setOver sets over and, if it was not set yet, stops the trace (see
+// isOver).
+func (g *genWriter) setOver() {
+	if g.over.CompareAndSwap(false, true) && g.stop != nil {
+		go g.stop()
+	}
+}
+
+// finish makes g discard all it is given from now on, and tells runTrace
+// that the answer's content is final.
+func (g *genWriter) finish() {
+	if !g.discard {
 		g.discard = true
+		close(g.done)
+	}
+}
+
+// hold keeps the trace on the heap until its first generation ends, then
+// sends it and returns the part of p past that end, to go on as usual. A
+// trace needs one whole generation to be read, so the first is sent whole
+// or not at all: if it grows past twice limit before it ends, as when a
+// program keeps every P busy and the runtime cannot end it (nor stop the
+// trace) for seconds or minutes, nothing is sent, the trace is stopped,
+// refused is set, and what follows is discarded. A trace whose header
+// does not say where generations end (before Go 1.26) is not held.
+func (g *genWriter) hold(p []byte) []byte {
+	for len(p) > 0 {
+		k, end := g.framer.next(p)
+		g.held = append(g.held, bytes.Clone(p[:k]))
+		g.heldSize += int64(k)
+		g.heldPeak = max(g.heldPeak, g.heldSize)
+		p = p[k:]
+		switch {
+		case end || g.framer.lost:
+			g.holding = false
+			g.release()
+			return p
+		case g.heldSize > 2*int64(g.limit):
+			g.holding, g.held, g.refused = false, nil, true
+			g.setOver()
+			g.finish()
+			return nil
+		}
+	}
+	g.isOver() // stops a trace gone late
+	return nil
+}
+
+// release sends what hold held. Only a slow client, which lets more than
+// limit of trace pile up in the runtime's buffers meanwhile, makes the
+// rest wait, kept, for runTrace to send, as the rest of any generation
+// would: the trace stops, and the reader goes on taking the runtime's
+// buffers. A trace gone late goes on being sent: the reader, which the
+// scheduler runs first, sends it whole sooner than anything else could.
+func (g *genWriter) release() {
+	for i, b := range g.held {
+		if g.backlogged() {
+			g.setOver()
+			g.kept = g.held[i:]
+			for _, b := range g.kept {
+				g.keptSize += int64(len(b))
+			}
+			g.keptPeak = max(g.keptPeak, g.keptSize)
+			break
+		}
+		g.held[i] = nil // for the collector: a held generation can be large
+		if _, err := g.w.Write(b); err != nil {
+			g.finish()
+			break
+		}
+	}
+	g.held, g.heldSize = nil, 0
+}
+
+// keep keeps p, or the part of it up to the end of the generation being
+// sent, and discards the rest; the first generation was sent whole (see
+// hold).
+func (g *genWriter) keep(p []byte) {
+	if g.framer.boundary || g.framer.lost {
 		g.cut = g.framer.lost
+		g.finish()
 		return
 	}
 	for len(p) > 0 {
@@ -179,12 +287,11 @@ func (g *genWriter) keep(p []byte) {
 		p = p[k:]
 		switch {
 		case end:
-			g.discard = true
+			g.finish()
 			return
-		case g.keptSize > 2*int64(g.limit) && g.framer.ended > 0:
-			// The first generation is never cut: without it nothing can be
-			// read.
-			g.cut, g.discard, g.kept = true, true, nil
+		case g.keptSize > 2*int64(g.limit):
+			g.cut, g.kept = true, nil
+			g.finish()
 			return
 		}
 	}
