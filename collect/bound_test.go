@@ -354,8 +354,31 @@ func (s slowReader) Read(p []byte) (int, error) {
 	return s.r.Read(p[:min(len(p), s.chunk)])
 }
 
-// backlogChild marks the test binary run by TestTraceBacklogBounded.
-const backlogChild = "PERFLAB_TEST_BACKLOG_CHILD"
+// generationsChild marks a test binary run by inGenerationsOf.
+const generationsChild = "PERFLAB_TEST_GENERATIONS_CHILD"
+
+// inGenerationsOf reports whether the test runs in a test binary whose
+// traces' generations last d. The runtime reads the period only at start,
+// so when they do not, it runs the test again in one that was started so
+// (GODEBUG=traceadvanceperiod), logs its output, fails if it failed, and
+// reports false.
+func inGenerationsOf(t *testing.T, d time.Duration) bool {
+	t.Helper()
+	if os.Getenv(generationsChild) != "" {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1", "-test.timeout=2m")
+	cmd.Env = append(os.Environ(), generationsChild+"=1", fmt.Sprintf("GODEBUG=traceadvanceperiod=%d", d.Nanoseconds()))
+	out, err := cmd.CombinedOutput()
+	t.Logf("the test in a binary with generations of %v:\n%s", d, out)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	if !bytes.Contains(out, []byte("--- PASS: "+t.Name())) {
+		t.Fatalf("the test did not run in the child binary")
+	}
+	return false
+}
 
 // TestTraceBacklogBounded reads a 3 s trace more slowly than the runtime
 // writes it: the unsent trace held in the program (in the runtime's trace
@@ -371,14 +394,7 @@ const backlogChild = "PERFLAB_TEST_BACKLOG_CHILD"
 // the test would measure the scheduler. The client writes the trace to a
 // file.
 func TestTraceBacklogBounded(t *testing.T) {
-	if os.Getenv(backlogChild) == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestTraceBacklogBounded$", "-test.v", "-test.count=1", "-test.timeout=2m")
-		cmd.Env = append(os.Environ(), backlogChild+"=1", "GODEBUG=traceadvanceperiod=50000000")
-		out, err := cmd.CombinedOutput()
-		t.Logf("the test in a binary with 50 ms generations:\n%s", out)
-		if err != nil {
-			t.Fatalf("%v", err)
-		}
+	if !inGenerationsOf(t, 50*time.Millisecond) {
 		return
 	}
 	const backlog = 4 << 20
@@ -485,14 +501,7 @@ func countEvents(data []byte) (int, error) {
 // 4 MB bound while the reader keeps up (a bound the runtime's unread
 // buffers passed would stop the trace first, ending the generation).
 func TestTraceFirstGenerationRefused(t *testing.T) {
-	if os.Getenv(refuseChild) == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestTraceFirstGenerationRefused$", "-test.v", "-test.count=1", "-test.timeout=2m")
-		cmd.Env = append(os.Environ(), refuseChild+"=1", "GODEBUG=traceadvanceperiod=60000000000")
-		out, err := cmd.CombinedOutput()
-		t.Logf("the test in a binary with 60 s generations:\n%s", out)
-		if err != nil {
-			t.Fatalf("%v", err)
-		}
+	if !inGenerationsOf(t, time.Minute) {
 		return
 	}
 	stopWork := pingPong(t, 8)
@@ -524,7 +533,3 @@ func TestTraceFirstGenerationRefused(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
-
-// refuseChild marks TestTraceFirstGenerationRefused's run in a test
-// binary with long generations.
-const refuseChild = "PERFLAB_TEST_REFUSE_CHILD"
