@@ -2,4 +2,4 @@ package collect
 
 // OnTraceDone has f told, as each served trace stops, the most it kept on
 // the heap.
-func OnTraceDone(f func(keptPeak int64)) { traceDone = f }
+func OnTraceDone(f func(peak int64)) { traceDone = f }

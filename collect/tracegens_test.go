@@ -133,7 +133,7 @@ func TestGenWriterEndsAtGeneration(t *testing.T) {
 		feed(data[:wireHeaderLen])
 		pieces(data[wireHeaderLen:], 64<<10, feed)
 		passed := out.Len()
-		for _, b := range gw.kept {
+		for _, b := range gw.kept.bufs {
 			out.Write(b)
 		}
 		want := int64(-1) // the end of the generation being sent then
@@ -202,7 +202,7 @@ func TestGenWriterCut(t *testing.T) {
 	gw.stop = func() { stopped <- struct{}{} }
 	pieces(data[:ends[0]], 4<<10, func(p []byte) { gw.Write(p) })
 	if !gw.refused {
-		t.Fatalf("a first generation of %d bytes against a %d-byte limit was not refused (%d bytes held)", ends[0], gw.limit, gw.heldSize)
+		t.Fatalf("a first generation of %d bytes against a %d-byte limit was not refused (%d bytes held)", ends[0], gw.limit, gw.held.size)
 	}
 	gw.Write(data[ends[0]:])
 	select {
@@ -210,8 +210,8 @@ func TestGenWriterCut(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Error("a refused trace was not stopped")
 	}
-	if out.Len() != 0 || gw.held != nil {
-		t.Errorf("refused trace: %d bytes passed on, %d chunks held; want nothing sent or held", out.Len(), len(gw.held))
+	if out.Len() != 0 || gw.held.bufs != nil {
+		t.Errorf("refused trace: %d bytes passed on, %d chunks held; want nothing sent or held", out.Len(), len(gw.held.bufs))
 	}
 
 	out.Reset()
@@ -222,8 +222,8 @@ func TestGenWriterCut(t *testing.T) {
 		t.Errorf("%d bytes passed on before the first generation ended", out.Len())
 	}
 	pieces(data[at:ends[0]], 4<<10, func(p []byte) { gw.Write(p) })
-	if !bytes.Equal(out.Bytes(), data[:ends[0]]) || gw.held != nil {
-		t.Errorf("first generation of %d bytes: passed on %d bytes (whole: %v), %d chunks still held", ends[0], out.Len(), bytes.Equal(out.Bytes(), data[:ends[0]]), len(gw.held))
+	if !bytes.Equal(out.Bytes(), data[:ends[0]]) || gw.held.bufs != nil {
+		t.Errorf("first generation of %d bytes: passed on %d bytes (whole: %v), %d chunks still held", ends[0], out.Len(), bytes.Equal(out.Bytes(), data[:ends[0]]), len(gw.held.bufs))
 	}
 
 	out.Reset()
@@ -233,9 +233,9 @@ func TestGenWriterCut(t *testing.T) {
 	gw.over.Store(true)
 	gw.limit = uint64(ends[1]-at) / 4
 	pieces(data[at:ends[1]], 4<<10, func(p []byte) { gw.Write(p) })
-	if !gw.cut || gw.kept != nil || out.Len() != int(at) {
+	if !gw.cut || gw.kept.bufs != nil || out.Len() != int(at) {
 		t.Errorf("the rest of generation 2 (%d bytes) kept past twice a %d-byte limit: cut %v, %d chunks kept, %d bytes passed on",
-			ends[1]-ends[0], gw.limit, gw.cut, len(gw.kept), out.Len())
+			ends[1]-ends[0], gw.limit, gw.cut, len(gw.kept.bufs), out.Len())
 	}
 }
 

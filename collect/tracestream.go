@@ -78,14 +78,14 @@ record:
 			"the end of each generation); nothing was sent", errFirstGeneration, 2*gw.limit>>20)
 	}
 	if traceDone != nil {
-		traceDone(gw.heldPeak + gw.keptPeak)
+		traceDone(gw.held.peak + gw.kept.peak)
 	}
 	if gw.cut {
 		// The client must see the answer end early, not a whole trace.
 		panic(http.ErrAbortHandler)
 	}
-	for i, b := range gw.kept {
-		gw.kept[i] = nil // for the collector
+	for i, b := range gw.kept.bufs {
+		gw.kept.bufs[i] = nil // for the collector
 		if _, err := w.Write(b); err != nil {
 			break
 		}
@@ -101,7 +101,7 @@ const lateStop = time.Second
 
 // traceDone, when set (by tests), is told, as each served trace stops,
 // the most its genWriter held and kept on the heap, added.
-var traceDone func(keptPeak int64)
+var traceDone func(peak int64)
 
 // A backlog reads backlogMetric.
 type backlog []metrics.Sample
@@ -133,19 +133,34 @@ type genWriter struct {
 	over   atomic.Bool
 	stop   func() // stops the trace, once; nil in tests that stop it themselves
 
-	framer   genFramer
-	held     [][]byte // the trace up to the end of its first generation, while holding
-	heldSize int64
-	heldPeak int64
-	holding  bool
-	refused  bool     // the first generation passed twice limit before it ended
-	kept     [][]byte // the rest of the generation being sent when over was set
-	keptSize int64
-	keptPeak int64
-	discard  bool          // set by finish
-	done     chan struct{} // closed by finish: nothing more is written, kept and cut are final
-	cut      bool          // the kept rest of a later generation than the first passed twice limit, and was dropped
+	framer  genFramer
+	held    pile // the trace up to the end of its first generation, while holding
+	holding bool
+	refused bool          // the first generation passed twice limit before it ended
+	kept    pile          // the rest of the generation being sent when over was set
+	discard bool          // set by finish
+	done    chan struct{} // closed by finish: nothing more is written, kept and cut are final
+	cut     bool          // the kept rest of a later generation than the first passed twice limit, and was dropped
 }
+
+// A pile is trace kept on the heap, in the pieces it came in.
+type pile struct {
+	bufs [][]byte
+	size int64
+	peak int64 // the most size has been
+}
+
+// add keeps bufs as they are: they are the pile's from now on.
+func (s *pile) add(bufs ...[]byte) {
+	for _, b := range bufs {
+		s.bufs = append(s.bufs, b)
+		s.size += int64(len(b))
+	}
+	s.peak = max(s.peak, s.size)
+}
+
+// drop lets the collector have what s holds; its peak stays.
+func (s *pile) drop() { s.bufs, s.size = nil, 0 }
 
 func newGenWriter(w io.Writer, limit uint64) *genWriter {
 	g := &genWriter{w: w, limit: limit, sample: newBacklog(), holding: true, done: make(chan struct{})}
@@ -224,17 +239,16 @@ func (g *genWriter) finish() {
 func (g *genWriter) hold(p []byte) []byte {
 	for len(p) > 0 {
 		k, end := g.framer.next(p)
-		g.held = append(g.held, bytes.Clone(p[:k]))
-		g.heldSize += int64(k)
-		g.heldPeak = max(g.heldPeak, g.heldSize)
+		g.held.add(bytes.Clone(p[:k]))
 		p = p[k:]
 		switch {
 		case end || g.framer.lost:
 			g.holding = false
 			g.release()
 			return p
-		case g.heldSize > 2*int64(g.limit):
-			g.holding, g.held, g.refused = false, nil, true
+		case g.held.size > 2*int64(g.limit):
+			g.holding, g.refused = false, true
+			g.held.drop()
 			g.setOver()
 			g.finish()
 			return nil
@@ -251,23 +265,19 @@ func (g *genWriter) hold(p []byte) []byte {
 // buffers. A trace gone late goes on being sent: the reader, which the
 // scheduler runs first, sends it whole sooner than anything else could.
 func (g *genWriter) release() {
-	for i, b := range g.held {
+	for i, b := range g.held.bufs {
 		if g.backlogged() {
 			g.setOver()
-			g.kept = g.held[i:]
-			for _, b := range g.kept {
-				g.keptSize += int64(len(b))
-			}
-			g.keptPeak = max(g.keptPeak, g.keptSize)
+			g.kept.add(g.held.bufs[i:]...)
 			break
 		}
-		g.held[i] = nil // for the collector: a held generation can be large
+		g.held.bufs[i] = nil // for the collector: a held generation can be large
 		if _, err := g.w.Write(b); err != nil {
 			g.finish()
 			break
 		}
 	}
-	g.held, g.heldSize = nil, 0
+	g.held.drop()
 }
 
 // keep keeps p, or the part of it up to the end of the generation being
@@ -281,16 +291,15 @@ func (g *genWriter) keep(p []byte) {
 	}
 	for len(p) > 0 {
 		k, end := g.framer.next(p)
-		g.kept = append(g.kept, append([]byte(nil), p[:k]...))
-		g.keptSize += int64(k)
-		g.keptPeak = max(g.keptPeak, g.keptSize)
+		g.kept.add(bytes.Clone(p[:k]))
 		p = p[k:]
 		switch {
 		case end:
 			g.finish()
 			return
-		case g.keptSize > 2*int64(g.limit):
-			g.cut, g.kept = true, nil
+		case g.kept.size > 2*int64(g.limit):
+			g.cut = true
+			g.kept.drop()
 			g.finish()
 			return
 		}
