@@ -220,6 +220,11 @@ func TestMendSplitLines(t *testing.T) {
 		{"SCHED 5ms: gomaxprocs=2 idleprocs=1log line\n threads=4 spinningthreads=0 idlethreads=2 runqueue=0 [0 0]\n", "text:log line|sched"},
 		{"gc talk\nmore talk\n", "text:gc talk|text:more talk"},
 		{"gc 1 @0.1s 2%: 0.1+garbage\n" + "gc " + gc1, "bad|gc:1"},
+		// A process cut in the middle of a trace line, the next one's
+		// first line after it (seen in cmd/perflab's TestGC).
+		{"gc 57 @0.80s 1%: 0.01+0.5+gc " + gc1, "bad|gc:1"},
+		{"gc 57 @0.80s 1%: 0.01+0.5+gc " + gc1 + "gc 2" + gc1[1:], "bad|gc:1|gc:2"},
+		{"SCHED 9ms: gomaxprocs=2 idlepSCHED 0ms: gomaxprocs=2 idleprocs=1 threads=4 spinningthreads=0 needspinning=0 idlethreads=2 runqueue=0 [0 0]\n", "bad|sched"},
 	}
 	for _, tt := range tests {
 		s := NewScanner(strings.NewReader(tt.in))

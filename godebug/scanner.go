@@ -30,6 +30,12 @@ const maxLine = 64 << 10
 // "gc " + "program output\n" + "1 @0.02s 8%: ...". The Scanner mends such
 // a split when the line after it completes the trace line: it returns the
 // program's text as a *Text and then the whole trace record.
+//
+// A process that exits in the middle of a trace line leaves it without its
+// end, and the next process's output, appended to the same log, goes on
+// on that line: "gc 57 @0.8s 1%: 0.01+" + "gc 1 @0.002s ...". The Scanner
+// returns the cut start as a malformed line and the trace line after it
+// as a record of its own, so the next process's first GC is not lost.
 type Scanner struct {
 	r        *bufio.Reader
 	raw      []byte
@@ -99,6 +105,10 @@ func (s *Scanner) Scan() bool {
 	}
 	line := strings.TrimRight(string(raw), "\r\n")
 	rec := s.parse(line)
+	if s.unglue(line, raw, rec) {
+		s.pop()
+		return true
+	}
 	if !s.midLine && maybeSplit(line, rec) {
 		raw = append([]byte(nil), raw...) // the read ahead reuses the buffer
 		if s.mend(line, rec) {
@@ -168,6 +178,40 @@ func (s *Scanner) mend(line string, rec Record) bool {
 		return true
 	}
 	s.pending = append([]byte(nil), next...)
+	return false
+}
+
+// unglue splits a malformed trace line in two where a whole gc or SCHED
+// line starts inside it: the cut end of one process's trace followed by
+// the next process's first line. It queues the cut start (rec, still
+// counted malformed) and the record of the line after it. The cut start
+// is shorter than a trace line, so only the first maxSplitPrefix bytes are
+// searched.
+func (s *Scanner) unglue(line string, raw []byte, rec Record) bool {
+	if _, bad := rec.(*SyntaxError); !bad {
+		return false
+	}
+	for i := min(len(line)-1, maxSplitPrefix); i > 0; i-- {
+		var kind string
+		switch {
+		case isGCStart(line[i:]):
+			kind = "gc"
+		case isSchedStart(line[i:]):
+			kind = "SCHED"
+		default:
+			continue
+		}
+		whole, err := parseKind(kind, line[i:])
+		if err != nil {
+			continue
+		}
+		if sc, ok := whole.(*Sched); ok && sc.Detailed {
+			s.inDetail = true
+		}
+		raw = append([]byte(nil), raw...)
+		s.queue = append(s.queue, ready{rec, raw[:i], s.line}, ready{whole, raw[i:], s.line})
+		return true
+	}
 	return false
 }
 
