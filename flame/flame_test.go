@@ -113,19 +113,43 @@ func checkAgainstTop(t *testing.T, p *profile.Profile, o report.Options) {
 			t.Errorf("%s: in the tree (total %d), not in top", name, f.Total)
 		}
 	}
-	checkRoot(t, tree, flat, o.Mean)
+	checkRoot(t, tree, flat+unplaced(t, p, o), o.Mean)
+}
+
+// unplaced sums the values of the samples that o's filters keep in p but
+// leave without a frame (a CPU sample the runtime could not unwind, or one
+// whose frames are all hidden): the tree's root holds them, as pprof's
+// total does, while top has no row for them.
+func unplaced(t *testing.T, p *profile.Profile, o report.Options) int64 {
+	t.Helper()
+	p = p.Copy()
+	if err := report.Filter(p, o); err != nil {
+		t.Fatal(err)
+	}
+	si, err := p.SampleIndexByName(o.SampleIndex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	for _, s := range p.Sample {
+		if len(s.Location) == 0 {
+			sum += s.Value[si]
+		}
+	}
+	return sum
 }
 
 // checkRoot checks the whole tree's view: its root holds every sample,
-// whose values sum to top's flat column (unless they are means).
-func checkRoot(t *testing.T, tree *flame.Tree, flat int64, mean bool) {
+// whose values sum to total: top's flat column and the samples without a
+// frame (unless they are means).
+func checkRoot(t *testing.T, tree *flame.Tree, total int64, mean bool) {
 	t.Helper()
 	v, err := tree.View(flame.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := v.RootValue - v.RootBase; got != flat && !mean {
-		t.Errorf("root value %d - base %d, top's flat sums to %d", v.RootValue, v.RootBase, flat)
+	if got := v.RootValue - v.RootBase; got != total && !mean {
+		t.Errorf("root value %d - base %d, top's flat and the samples without a frame sum to %d", v.RootValue, v.RootBase, total)
 	}
 	if len(v.Frames) == 0 || v.Frames[0].Cum != v.RootValue {
 		t.Errorf("view's root frame %+v, want the root value %d", v.Frames[:min(1, len(v.Frames))], v.RootValue)
@@ -339,5 +363,38 @@ func checkZoom(t *testing.T, tree *flame.Tree) {
 	}
 	if _, err := tree.View(flame.Query{Path: append(path, "no such frame")}); err == nil || !strings.Contains(err.Error(), `no frame named "no such frame"`) {
 		t.Errorf("zoom to a frame the tree does not have: %v", err)
+	}
+}
+
+// TestUnplacedSamples checks the root against top on profiles with a
+// sample that has no frame, alone and as a -diff_base profile's base (a
+// real base CPU profile had one: the root was 10 ms off top's flat).
+func TestUnplacedSamples(t *testing.T) {
+	fn := &profile.Function{ID: 1, Name: "main.f"}
+	loc := &profile.Location{ID: 1, Address: 0x10, Line: []profile.Line{{Function: fn, Line: 3}}}
+	base := map[string][]string{"pprof::base": {"true"}}
+	for _, tt := range []struct {
+		name    string
+		samples []*profile.Sample
+	}{
+		{"plain", []*profile.Sample{
+			{Location: []*profile.Location{loc}, Value: []int64{3, 30e6}},
+			{Value: []int64{1, 10e6}},
+		}},
+		{"diff", []*profile.Sample{
+			{Location: []*profile.Location{loc}, Value: []int64{3, 30e6}},
+			{Location: []*profile.Location{loc}, Value: []int64{-2, -20e6}, Label: base},
+			{Value: []int64{-1, -10e6}, Label: base},
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &profile.Profile{
+				SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+				PeriodType: &profile.ValueType{Type: "cpu", Unit: "nanoseconds"}, Period: 10e6,
+				Function: []*profile.Function{fn}, Location: []*profile.Location{loc},
+				Sample: tt.samples,
+			}
+			checkAgainstTop(t, p, report.DefaultOptions())
+		})
 	}
 }
