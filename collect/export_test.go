@@ -1,5 +1,5 @@
 package collect
 
-// OnTraceDone has f told, as each served trace stops, the most it kept on
-// the heap.
+// OnTraceDone has f told, as each served trace stops, the most it held
+// and kept on the heap, added.
 func OnTraceDone(f func(peak int64)) { traceDone = f }

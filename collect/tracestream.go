@@ -237,25 +237,36 @@ func (g *genWriter) finish() {
 // refused is set, and what follows is discarded. A trace whose header
 // does not say where generations end (before Go 1.26) is not held.
 func (g *genWriter) hold(p []byte) []byte {
-	for len(p) > 0 {
-		k, end := g.framer.next(p)
-		g.held.add(bytes.Clone(p[:k]))
-		p = p[k:]
-		switch {
-		case end || g.framer.lost:
-			g.holding = false
-			g.release()
-			return p
-		case g.held.size > 2*int64(g.limit):
-			g.holding, g.refused = false, true
-			g.held.drop()
-			g.setOver()
-			g.finish()
-			return nil
-		}
+	rest, end := g.fill(&g.held, p)
+	switch {
+	case end || g.framer.lost:
+		g.holding = false
+		g.release()
+		return rest
+	case g.held.size > 2*int64(g.limit):
+		g.holding, g.refused = false, true
+		g.held.drop()
+		g.setOver()
+		g.finish()
+		return nil
 	}
 	g.isOver() // stops a trace gone late
 	return nil
+}
+
+// fill adds p to s, a piece at a time, until the generation being read
+// ends, the framer is lost, or s passes twice limit, and returns the rest
+// of p and whether the generation ended.
+func (g *genWriter) fill(s *pile, p []byte) (rest []byte, end bool) {
+	for len(p) > 0 {
+		k, end := g.framer.next(p)
+		s.add(bytes.Clone(p[:k]))
+		p = p[k:]
+		if end || g.framer.lost || s.size > 2*int64(g.limit) {
+			return p, end
+		}
+	}
+	return nil, false
 }
 
 // release sends what hold held. Only a slow client, which lets more than
@@ -289,19 +300,11 @@ func (g *genWriter) keep(p []byte) {
 		g.finish()
 		return
 	}
-	for len(p) > 0 {
-		k, end := g.framer.next(p)
-		g.kept.add(bytes.Clone(p[:k]))
-		p = p[k:]
-		switch {
-		case end:
-			g.finish()
-			return
-		case g.kept.size > 2*int64(g.limit):
-			g.cut = true
-			g.kept.drop()
-			g.finish()
-			return
-		}
+	if _, end := g.fill(&g.kept, p); end {
+		g.finish()
+	} else if g.kept.size > 2*int64(g.limit) {
+		g.cut = true
+		g.kept.drop()
+		g.finish()
 	}
 }
