@@ -119,7 +119,7 @@ func read(f *objfile.File) (b *Binary, err error) {
 	}
 	sortSyms(b.all)
 	b.syms = lookupSyms(b.all)
-	if b.lines, err = gosym.NewTable(nil, gosym.NewLineTable(pclntab, start)); err != nil {
+	if b.lines, err = objfile.GoTable(pclntab, start); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNotGo, err)
 	}
 	b.pcln = newLineTable(pclntab, start)

@@ -131,7 +131,7 @@ func openObject(open func(string) (*objfile.File, error), path string, start uin
 	}
 	// A binary not written in Go has no table.
 	if data, textStart, err := f.GoLineTable(); err == nil && data != nil {
-		o.table, _ = gosym.NewTable(nil, gosym.NewLineTable(data, textStart))
+		o.table, _ = objfile.GoTable(data, textStart)
 	}
 	return o, nil
 }
