@@ -319,7 +319,7 @@ func (s *TraceServer) tileAnswer(start, end time.Duration, width int, ids []int6
 	ans := &tileAnswer{Duration: int64(s.overview.End()), GoLanes: []goLane{}, Progress: progress, SummaryPending: s.summary() == nil}
 	ovCol := float64(ov.End-ov.Start) / float64(max(1, ov.Columns))
 	if float64(end-start)/float64(width) >= ovCol && len(ids) == 0 {
-		ans.Tiles, ans.Source = resample(ov, start, end, width), "overview"
+		ans.Tiles, ans.Source = resample(ov, s.overview.End(), start, end, width), "overview"
 		ans.Spans, _ = s.summarySpans()
 		ans.Bars = s.spans.Window(start, end, maxBars)
 		return ans, nil

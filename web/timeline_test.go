@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/perflab/perflab/exectrace"
 	"github.com/perflab/perflab/internal/testprog"
@@ -423,6 +424,11 @@ func TestTraceTruncated(t *testing.T) {
 // generation on; each answer says how much is read, and once the whole
 // trace is, the same request gets the whole overview (what was answered
 // while reading is not cached).
+//
+// Both requests name the same window, one far past the trace's end: the
+// default window ends at the trace's end as known when asked, which moves
+// once the last generation is read, and a window ending inside the
+// overview's last column counts only its share of that column's busy time.
 func TestTraceServesWhileReading(t *testing.T) {
 	data := tracedData(t)
 	ts, err := web.NewTrace(t.Context(), bytes.NewReader(data), int64(len(data)), web.TraceOptions{})
@@ -431,7 +437,8 @@ func TestTraceServesWhileReading(t *testing.T) {
 	}
 	srv := httptest.NewServer(ts)
 	defer srv.Close()
-	early := getTiles(t, srv, "width=300")
+	window := fmt.Sprintf("start=0&end=%d&width=300", int64(time.Minute))
+	early := getTiles(t, srv, window)
 	p := early.Progress
 	if p.Read < 1 || p.Read > p.Generations || (p.Read < p.Generations) != (len(p.Pending) > 0) {
 		t.Errorf("while reading: progress %+v", p)
@@ -439,12 +446,17 @@ func TestTraceServesWhileReading(t *testing.T) {
 	if err := ts.Wait(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	done := getTiles(t, srv, "width=300")
+	done := getTiles(t, srv, window)
 	if p := done.Progress; p.Read != p.Generations || len(p.Pending) != 0 || done.SummaryPending || len(done.Spans) == 0 {
 		t.Errorf("after reading: progress %+v, summary pending %v, %d spans", p, done.SummaryPending, len(done.Spans))
 	}
 	if done.busyNs() < early.busyNs() {
 		t.Errorf("the whole trace is less busy (%.0fns) than the part read first (%.0fns)", done.busyNs(), early.busyNs())
+	}
+	// The default window ends at the trace's end, inside the overview's
+	// last column, and holds all of that column's busy time all the same.
+	if whole := getTiles(t, srv, "width=300"); math.Abs(whole.busyNs()-done.busyNs()) > 1e-6*done.busyNs() {
+		t.Errorf("the window to the trace's end (%d ns) is busy %.0fns, one past it %.0fns", whole.End, whole.busyNs(), done.busyNs())
 	}
 	if _, body := get(t, srv, "/ui/trace"); !strings.Contains(body, `id="summary"`) {
 		t.Errorf("summary page after reading: %.300s", body)

@@ -11,11 +11,14 @@ import (
 
 // resample returns the window [start, end) of tiles ov in width columns,
 // each the overlap-weighted mean of ov's columns; the caller asks only for
-// columns at least as wide as ov's.
-func resample(ov *exectrace.Tiles, start, end time.Duration, width int) *exectrace.Tiles {
+// columns at least as wide as ov's. The trace ends at last, inside ov's
+// last column: that column's time is spread over its part before last, so
+// that a window ending at the trace's end holds all of it.
+func resample(ov *exectrace.Tiles, last, start, end time.Duration, width int) *exectrace.Tiles {
 	out := &exectrace.Tiles{Start: start, End: end, Columns: width}
 	src := float64(ov.End-ov.Start) / float64(max(1, ov.Columns))
 	dst := float64(end-start) / float64(width)
+	stop := float64(last - ov.Start)
 	mean := func(v []float32) []float32 {
 		r := make([]float32, width)
 		for j := range r {
@@ -23,9 +26,13 @@ func resample(ov *exectrace.Tiles, start, end time.Duration, width int) *exectra
 			b := a + dst
 			var sum, w float64
 			for i := max(0, int(a/src)); i < len(v) && float64(i)*src < b; i++ {
-				lo, hi := max(a, float64(i)*src), min(b, float64(i+1)*src)
+				c0, c1 := float64(i)*src, float64(i+1)*src
+				if c0 < stop && stop < c1 {
+					c1 = stop
+				}
+				lo, hi := max(a, c0), min(b, c1)
 				if hi > lo {
-					sum += float64(v[i]) * (hi - lo)
+					sum += float64(v[i]) * src * (hi - lo) / (c1 - c0)
 					w += hi - lo
 				}
 			}
