@@ -61,8 +61,14 @@ func TestRunReport(t *testing.T) {
 			waitFor(t, p, `(() => { const f = window.perflabFlames || {}; return !!(f["flame-cpu"] && f["flame-cpu"].view && f["flame-diff"] && f["flame-diff"].view); })()`)
 			for _, id := range []string{"flame-cpu", "flame-diff"} { // drawn where scrolled into view
 				browser.Eval[bool](p, `(document.querySelector("#`+id+` .pf-canvas").scrollIntoView(), true)`)
-				time.Sleep(300 * time.Millisecond)
-				ink, err := browser.CanvasInk(p, "#"+id+" .pf-canvas", "color")
+				var ink []int
+				var err error
+				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+					ink, err = browser.CanvasInk(p, "#"+id+" .pf-canvas", "color")
+					if err == nil && len(ink) == 1 && ink[0] >= 1000 || time.Now().After(deadline) {
+						break
+					}
+				}
 				if err != nil || len(ink) != 1 || ink[0] < 1000 {
 					t.Errorf("%s: %s drew %v coloured pixels (err %v), want a drawn graph", page, id, ink, err)
 				}

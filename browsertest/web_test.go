@@ -143,7 +143,7 @@ func TestWebTablesAndRefine(t *testing.T) {
 	name := evalT[string](t, p, `document.querySelector("#top tbody td.fn").dataset.name`)
 	evalT[bool](t, p, `(() => { document.querySelector("#top tbody td.fn").click();
 		document.querySelector('button[data-refine="f"]').click(); return true; })()`)
-	time.Sleep(time.Second)
+	waitFor(t, p, `new URLSearchParams(location.search).has("f")`)
 	u := evalT[string](t, p, `location.search`)
 	q := evalT[string](t, p, `new URLSearchParams(location.search).get("f")`)
 	if q != "^"+regexp.QuoteMeta(name)+"$" {
@@ -359,7 +359,7 @@ func TestWebSandwich(t *testing.T) {
 	// Pick a function in the middle of the stacks: it has callers and callees.
 	name := evalT[string](t, p, `[...document.querySelectorAll("#functions td.fn")].map((td) => td.dataset.name).find((n) => n.includes("acme"))`)
 	evalT[bool](t, p, `(() => { [...document.querySelectorAll("#functions td.fn")].find((td) => td.dataset.name === `+strconv.Quote(name)+`).click(); return true; })()`)
-	time.Sleep(500 * time.Millisecond)
+	waitFor(t, p, `new URLSearchParams(location.search).has("sandwich")`)
 	p = openView(t, b, evalT[string](t, p, `location.href`))
 	v := evalT[[]int](t, p, `(() => { const d = window.perflabFlame.view; return [d.minDepth, d.maxDepth]; })()`)
 	if sw := evalT[string](t, p, `window.perflabFlame.view.raw.sandwich`); sw != name {

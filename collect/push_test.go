@@ -56,10 +56,23 @@ func TestPush(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Busy until two rounds are pushed (about 700 ms; longer on a loaded
+	// machine), so that Stop pushes the third slice.
 	var mu sync.Mutex
-	for end := time.Now().Add(700 * time.Millisecond); time.Now().Before(end); {
-		mu.Lock()
-		mu.Unlock()
+	cpuPushed := func() (n int) {
+		for _, sp := range st.Written() {
+			if sp.Labels.Get("__name__") == "process_cpu" {
+				n++
+			}
+		}
+		return n
+	}
+	end := time.Now().Add(700 * time.Millisecond)
+	for time.Now().Before(end) || cpuPushed() < 2 && time.Since(end) < 10*time.Second {
+		for spin := time.Now().Add(10 * time.Millisecond); time.Now().Before(spin); {
+			mu.Lock()
+			mu.Unlock()
+		}
 	}
 	pushAllocate(10)
 	runtime.GC()

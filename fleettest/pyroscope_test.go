@@ -32,7 +32,7 @@ func TestPyroscopeGoSDK(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "SERVER="+srv.URL, "UPLOAD_RATE=1s", "RUN_FOR=2500ms")
+	cmd.Env = append(os.Environ(), "SERVER="+srv.URL, "UPLOAD_RATE=1s", "RUN_FOR=3500ms")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("pyroapp: %v\n%s", err, out)
 	}

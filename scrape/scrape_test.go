@@ -125,13 +125,16 @@ func TestScrapeFailingTarget(t *testing.T) {
 	good := strings.TrimPrefix(srv.URL, "http://")
 	dead := strings.TrimPrefix(testprog.ClosedPortURL(t), "http://")
 	s, st := runScraper(t, Config{Jobs: []Job{job(t, "svc", []string{"goroutine"}, dead, good)}}, Options{})
-	waitFor(t, 6*time.Second, "the good target not scraped 3 times", func() bool { return health(s, good).Scraped["goroutines"] >= 3 })
+	// Five scrapes of the good target, at o2 to o2+4s, see the dead one's
+	// tries at o1, o1+1s and o1+3s, its next at o1+7s (both offsets are
+	// in [0, 1s)); tried every second, it would have failed 4 times.
+	waitFor(t, 9*time.Second, "the good target not scraped 5 times", func() bool { return health(s, good).Scraped["goroutines"] >= 5 })
 	h := health(s, dead)
 	if h.Up || h.Failures < 1 || !strings.Contains(h.LastError, "refused") || !h.NextScrape.After(h.LastErrorTime) {
 		t.Errorf("dead target's health %+v, want down, a refusal and a next scrape", h)
 	}
-	if h.Failures > 2 {
-		t.Errorf("dead target tried %d times in 3 intervals, want backoff (at most 2)", h.Failures)
+	if h.Failures > 3 {
+		t.Errorf("dead target tried %d times in 5 intervals, want backoff (at most 3)", h.Failures)
 	}
 	for _, p := range st.Written() {
 		if p.Labels.Get(LabelInstance) != good {

@@ -62,9 +62,17 @@ func TestUploadBaseBounded(t *testing.T) {
 	}
 
 	slow := rawUpload(t, addr, limit/2, "\x1f\x8b") // begins, then stalls
-	time.Sleep(100 * time.Millisecond)
-	second := rawUpload(t, addr, int64(len(encode(t, baseProfile()))), string(encode(t, baseProfile())))
-	resp := readStatus(t, second, 5*time.Second)
+	// Until the stalled upload's handler has taken the slot, another is
+	// served: ask again until it is refused.
+	var resp *http.Response
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		second := rawUpload(t, addr, int64(len(encode(t, baseProfile()))), string(encode(t, baseProfile())))
+		resp = readStatus(t, second, 5*time.Second)
+		second.Close()
+		if resp.StatusCode != http.StatusOK || time.Now().After(end) {
+			break
+		}
+	}
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("an upload while another is read: %s (Retry-After %q), want 429 with Retry-After", resp.Status, resp.Header.Get("Retry-After"))
 	}

@@ -59,8 +59,10 @@ func main() {
 	}
 	pprof.StartCPUProfile(f)
 	x := 0
-	for start := time.Now(); time.Since(start) < 1200*time.Millisecond; {
-		x += fib(24) + mix(20000)
+	// At least 1.2 s, and enough work for about 0.8 s of CPU samples
+	// however little CPU the machine gives it.
+	for i, start := 0, time.Now(); i < 4000 || time.Since(start) < 1200*time.Millisecond; i++ {
+		x += fib(24) + mix(50000)
 	}
 	pprof.StopCPUProfile()
 	f.Close()

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -63,8 +64,31 @@ func pprofServer(t *testing.T, refuse2 bool) *httptest.Server {
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	time.Sleep(20 * time.Millisecond) // let them park
+	// Wait until they are parked: one not run yet would split their group.
+	for deadline := time.Now().Add(10 * time.Second); parkedCount() < 25 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	return srv
+}
+
+// parkedCount counts the goroutines parked in parkedForTest.
+func parkedCount() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	n := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "[chan receive") && strings.Contains(g, ".parkedForTest(") {
+			n++
+		}
+	}
+	return n
 }
 
 // goroutinesJSON is the documented -json schema.

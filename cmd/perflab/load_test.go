@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -211,14 +212,23 @@ func loadUsageErrors(t *testing.T, bin string) {
 // loadInterrupt sends SIGINT to a long run and expects a report of
 // what completed, exit status 0.
 func loadInterrupt(t *testing.T, bin string) {
-	url := helloServer(t).URL + "/"
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "Hello, World!\n")
+	}))
+	defer srv.Close()
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(bin, "load", "-z", "1m", "-c", "2", "-q", "200", url)
+	cmd := exec.Command(bin, "load", "-z", "1m", "-c", "2", "-q", "200", srv.URL+"/")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// Interrupted once a few requests are answered (its handler is set
+	// before the first is sent).
+	for deadline := time.Now().Add(10 * time.Second); hits.Load() < 10 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
