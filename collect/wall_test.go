@@ -65,7 +65,7 @@ func TestWallLeavesOutItself(t *testing.T) {
 	release := parked(1)
 	defer release()
 	s := startWall(1000)
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond) // some ticks, even on a loaded machine
 	prof := s.stop().build()
 	var mine, parkedSeen bool
 	for _, smp := range prof.Sample {

@@ -22,7 +22,9 @@ const leakyProgram = `package main
 
 import (
 	"os"
+	"runtime"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -34,7 +36,13 @@ func main() {
 	for range n {
 		go block(c)
 	}
-	time.Sleep(50 * time.Millisecond)
+	// Until they all wait: a dump taken before would show some runnable.
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if strings.Count(string(buf[:runtime.Stack(buf, true)]), "[chan receive") >= n {
+			break
+		}
+	}
 	panic("boom " + os.Args[1])
 }
 `

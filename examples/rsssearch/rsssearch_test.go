@@ -105,7 +105,7 @@ func post(t *testing.T, u string) string {
 
 func TestCacheExpiry(t *testing.T) {
 	feeds, fetches := feedServer(t, FeedOptions{Items: 3, Words: 20})
-	svc := New(Options{Variant: Tuned, FeedsURL: feeds, Expiry: 200 * time.Millisecond})
+	svc := New(Options{Variant: Tuned, FeedsURL: feeds, Expiry: 2 * time.Second})
 	ctx := context.Background()
 	for range 5 {
 		if _, err := svc.Search(ctx, "x", []string{"cnn"}); err != nil {
@@ -115,7 +115,7 @@ func TestCacheExpiry(t *testing.T) {
 	if n := fetches.Load(); n != 1 {
 		t.Fatalf("5 searches within the expiry fetched the feed %d times, want 1", n)
 	}
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(2500 * time.Millisecond)
 	svc.Search(ctx, "x", []string{"cnn"})
 	if n := fetches.Load(); n != 2 {
 		t.Fatalf("a search after the expiry: %d fetches, want 2", n)
