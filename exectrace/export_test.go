@@ -12,3 +12,7 @@ func ReadInline(r io.Reader, sinks ...Sink) (Info, error) { return read(r, false
 func (ix *Index) ReadGenerationsInline(r io.ReaderAt, from, to int, sinks ...Sink) (int64, error) {
 	return ix.readGenerations(r, from, to, false, sinks)
 }
+
+// NearOneP is how near one P the program's busy Ps must be for the
+// verdict "one goroutine at a time".
+const NearOneP = nearOneP

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/perflab/perflab/exectrace"
 )
 
 // figure matches the figures of the text summary: counts, means, shares
@@ -26,6 +28,17 @@ func TestVerdictFiguresAreTheTables(t *testing.T) {
 				t.Fatal(err)
 			}
 			s, _ := summarize(t, data)
+			// On a loaded machine the serial program's handoffs can run
+			// two goroutines at once: the system may run the thread that
+			// takes the next goroutine before the one that handed it over
+			// blocks. Such a trace is recorded again (at most twice).
+			for try := 1; mode == "serial" && math.Abs(s.ProgramBusyAvg-1) > exectrace.NearOneP && try < 3; try++ {
+				t.Logf("serial program, try %d: %.2f Ps running its goroutines; recording again", try, s.ProgramBusyAvg)
+				if data, err = os.ReadFile(recordTrace(t, bin, mode)); err != nil {
+					t.Fatal(err)
+				}
+				s, _ = summarize(t, data)
+			}
 			var b strings.Builder
 			if err := s.WriteText(&b); err != nil {
 				t.Fatal(err)
@@ -45,7 +58,7 @@ func TestVerdictFiguresAreTheTables(t *testing.T) {
 						t.Errorf("verdict %q quotes %s, which the table does not print:\n%s", v, f, table)
 					}
 				}
-				if strings.Contains(v, "one goroutine at a time") && math.Abs(s.ProgramBusyAvg-1) > 0.25 {
+				if strings.Contains(v, "one goroutine at a time") && math.Abs(s.ProgramBusyAvg-1) > exectrace.NearOneP {
 					t.Errorf("verdict %q with %.2f Ps running the program's goroutines on average", v, s.ProgramBusyAvg)
 				}
 			}

@@ -61,17 +61,22 @@ func TestUploadBaseBounded(t *testing.T) {
 		t.Errorf("Content-Length of 5 GiB: %s, Connection close %v; want 413 and close", resp.Status, resp.Close)
 	}
 
-	slow := rawUpload(t, addr, limit/2, "\x1f\x8b") // begins, then stalls
-	// Until the stalled upload's handler has taken the slot, another is
-	// served: ask again until it is refused.
+	// The stalled upload holds the slot once its handler runs; until then
+	// another is served, and the stalled one, if its handler runs while
+	// the other holds the slot, is refused. So each try begins a new
+	// stalled upload and waits longer before sending the other.
+	var slow net.Conn
 	var resp *http.Response
-	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for wait, end := 100*time.Millisecond, time.Now().Add(10*time.Second); ; wait *= 2 {
+		slow = rawUpload(t, addr, limit/2, "\x1f\x8b") // begins, then stalls
+		time.Sleep(wait)
 		second := rawUpload(t, addr, int64(len(encode(t, baseProfile()))), string(encode(t, baseProfile())))
 		resp = readStatus(t, second, 5*time.Second)
 		second.Close()
 		if resp.StatusCode != http.StatusOK || time.Now().After(end) {
 			break
 		}
+		slow.Close()
 	}
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("an upload while another is read: %s (Retry-After %q), want 429 with Retry-After", resp.Status, resp.Header.Get("Retry-After"))

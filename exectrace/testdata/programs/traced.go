@@ -130,10 +130,10 @@ func serial() {
 		go func() {
 			for n := range token {
 				x := n
-				for i := range 2000000 {
+				for i := range 8000000 {
 					x = x*31 + i
 				}
-				if n == 40 {
+				if n == 10 {
 					done <- x
 					continue
 				}
