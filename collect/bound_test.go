@@ -508,28 +508,43 @@ func TestTraceFirstGenerationRefused(t *testing.T) {
 	defer stopWork()
 	const backlog = 4 << 20
 	base := serve(t, collect.ServerOptions{MaxTraceBacklog: backlog}) + "/debug/pprof/"
-	start := time.Now()
-	resp, err := http.Get(base + "trace?seconds=20")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatalf("trace: %s, then %v", resp.Status, err)
-	}
-	msg := strings.TrimSpace(string(body))
-	t.Logf("answered in %v: %s %q", time.Since(start), resp.Status, msg)
-	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(msg, "first generation") ||
-		strings.Contains(msg, "\n") || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
-		t.Fatalf("a first generation past twice a %d-byte bound: %s, %s, %d bytes: %.200q; want 503 and one line saying why",
-			backlog, resp.Status, resp.Header.Get("Content-Type"), len(body), body)
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for rtrace.IsEnabled() {
-		if time.Now().After(deadline) {
-			t.Fatal("the refused trace was not stopped in 30 s")
+	stopped := func() {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for rtrace.IsEnabled() {
+			if time.Now().After(deadline) {
+				t.Fatal("the refused trace was not stopped in 30 s")
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
+	for try := 1; ; try++ {
+		start := time.Now()
+		resp, err := http.Get(base + "trace?seconds=20")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("trace: %s, then %v", resp.Status, err)
+		}
+		msg := strings.TrimSpace(string(body))
+		t.Logf("try %d answered in %v: %s %.200q", try, time.Since(start), resp.Status, msg)
+		// On a loaded machine the reader can fall behind the runtime, whose
+		// unread buffers passing the bound then stop the trace and so end
+		// the first generation before it outgrows twice the bound: a
+		// whole trace, rightly. Such a try is made again, twice at most.
+		if resp.StatusCode == http.StatusOK && strings.HasPrefix(msg, "go 1.") && try < 3 {
+			stopped()
+			continue
+		}
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(msg, "first generation") ||
+			strings.Contains(msg, "\n") || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+			t.Fatalf("a first generation past twice a %d-byte bound: %s, %s, %d bytes: %.200q; want 503 and one line saying why",
+				backlog, resp.Status, resp.Header.Get("Content-Type"), len(body), body)
+		}
+		break
+	}
+	stopped()
 }
