@@ -409,6 +409,11 @@ func TestTraceTruncated(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a trace cut in its last generation is served, not refused: %v", err)
 	}
+	// The cut is found when the last generation is read, after NewTrace
+	// returns: the note is there once the trace is read.
+	if err := ts.Wait(t.Context()); err != nil {
+		t.Logf("reading the cut trace: %v", err)
+	}
 	srv := httptest.NewServer(ts)
 	defer srv.Close()
 	code, body := get(t, srv, "/ui/timeline")
