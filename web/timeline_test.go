@@ -412,7 +412,7 @@ func TestTraceTruncated(t *testing.T) {
 	// The cut is found when the last generation is read, after NewTrace
 	// returns: the note is there once the trace is read.
 	if err := ts.Wait(t.Context()); err != nil {
-		t.Logf("reading the cut trace: %v", err)
+		t.Fatalf("reading the cut trace: %v", err)
 	}
 	srv := httptest.NewServer(ts)
 	defer srv.Close()
@@ -432,8 +432,7 @@ func TestTraceTruncated(t *testing.T) {
 //
 // Both requests name the same window, one far past the trace's end: the
 // default window ends at the trace's end as known when asked, which moves
-// once the last generation is read, and a window ending inside the
-// overview's last column counts only its share of that column's busy time.
+// once the last generation is read.
 func TestTraceServesWhileReading(t *testing.T) {
 	data := tracedData(t)
 	ts, err := web.NewTrace(t.Context(), bytes.NewReader(data), int64(len(data)), web.TraceOptions{})

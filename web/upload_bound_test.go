@@ -65,12 +65,13 @@ func TestUploadBaseBounded(t *testing.T) {
 	// another is served, and the stalled one, if its handler runs while
 	// the other holds the slot, is refused. So each try begins a new
 	// stalled upload and waits longer before sending the other.
+	base := encode(t, baseProfile())
 	var slow net.Conn
 	var resp *http.Response
 	for wait, end := 100*time.Millisecond, time.Now().Add(10*time.Second); ; wait *= 2 {
 		slow = rawUpload(t, addr, limit/2, "\x1f\x8b") // begins, then stalls
 		time.Sleep(wait)
-		second := rawUpload(t, addr, int64(len(encode(t, baseProfile()))), string(encode(t, baseProfile())))
+		second := rawUpload(t, addr, int64(len(base)), string(base))
 		resp = readStatus(t, second, 5*time.Second)
 		second.Close()
 		if resp.StatusCode != http.StatusOK || time.Now().After(end) {
@@ -83,7 +84,7 @@ func TestUploadBaseBounded(t *testing.T) {
 	}
 	slow.Close()
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		code, body := post(t, srv, "/ui/api/base", "application/octet-stream", encode(t, baseProfile()), nil)
+		code, body := post(t, srv, "/ui/api/base", "application/octet-stream", base, nil)
 		if code == http.StatusOK {
 			break
 		}

@@ -12,7 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
+	rpprof "runtime/pprof"
 	"sort"
 	"strings"
 	"testing"
@@ -73,17 +73,10 @@ func pprofServer(t *testing.T, refuse2 bool) *httptest.Server {
 
 // parkedCount counts the goroutines parked in parkedForTest.
 func parkedCount() int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	var dump strings.Builder
+	rpprof.Lookup("goroutine").WriteTo(&dump, 2)
 	n := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
+	for _, g := range strings.Split(dump.String(), "\n\n") {
 		if strings.Contains(g, "[chan receive") && strings.Contains(g, ".parkedForTest(") {
 			n++
 		}
