@@ -82,7 +82,7 @@ func pingPong(t *testing.T, pairs int) (stop func()) {
 func TestTraceStreams(t *testing.T) {
 	stopWork := pingPong(t, 32)
 	var kept atomic.Int64
-	collect.OnTraceDone(func(peak int64) { kept.Store(peak) })
+	collect.OnTraceDone(func(held, rest int64) { kept.Store(held + rest) })
 	defer collect.OnTraceDone(nil)
 	start := time.Now()
 	// A backlog bound well above the trace's size: on a loaded machine
@@ -401,7 +401,7 @@ func TestTraceBacklogBounded(t *testing.T) {
 	stopWork := pingPong(t, 2)
 	base := serve(t, collect.ServerOptions{MaxTraceBacklog: backlog}) + "/debug/pprof/"
 	var kept atomic.Int64
-	collect.OnTraceDone(func(peak int64) { kept.Store(peak) })
+	collect.OnTraceDone(func(held, rest int64) { kept.Store(held + rest) })
 	defer collect.OnTraceDone(nil)
 	sample := []metrics.Sample{{Name: "/memory/classes/other:bytes"}}
 	metrics.Read(sample)
@@ -473,6 +473,69 @@ func TestTraceBacklogBounded(t *testing.T) {
 		t.Fatalf("the trace lasts %v of the 3 s asked: the program did not outrun the client, so nothing was bounded", lasted)
 	case events == 0 || rerr != io.EOF:
 		t.Errorf("the trace ended early holds %d events, then %v; want whole generations read to their end", events, rerr)
+	}
+}
+
+// TestTraceKeptRestSent has a client take the first generation of a
+// quiet program's trace, then stop reading for 2 s while eight ping-pong
+// pairs trace fast: past a 1 MB MaxTraceBacklog the trace stops, and the
+// rest of the generation being sent, which passes twice the backlog, is
+// sent as the client takes it, the trace's reader waiting for it (the
+// runtime holds what it has not read meanwhile). The answer ends at that
+// generation's end and reads to its end; such a rest used to be dropped
+// and the answer cut inside it. The stop is delayed by a second, as the
+// runtime's is in a program that keeps every P busy (here the stop would
+// come before the rest passed twice the backlog), and the test runs in a
+// binary with generations of 2 s, so that the first ends, small, before
+// the program gets busy. A try whose rest stayed under twice the backlog
+// shows nothing and is made again, three times at most.
+func TestTraceKeptRestSent(t *testing.T) {
+	if !inGenerationsOf(t, 2*time.Second) {
+		return
+	}
+	const backlog = 1 << 20
+	base := serve(t, collect.ServerOptions{MaxTraceBacklog: backlog}) + "/debug/pprof/"
+	var held, kept atomic.Int64
+	collect.OnTraceDone(func(h, k int64) { held.Store(h); kept.Store(k) })
+	defer collect.OnTraceDone(nil)
+	defer collect.DelayTraceStop(time.Second)()
+	for try := 1; ; try++ {
+		kept.Store(-1)
+		resp, err := http.Get(base + "trace?seconds=8")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			resp.Body.Close()
+			t.Fatalf("trace: %s", resp.Status)
+		}
+		first := make([]byte, 32<<10)
+		n, err := resp.Body.Read(first) // the first generation has ended
+		if err != nil {
+			resp.Body.Close()
+			t.Fatalf("trace: %d bytes, then %v", n, err)
+		}
+		stopWork := pingPong(t, 8)
+		time.Sleep(2 * time.Second)
+		rest, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		stopWork()
+		got := append(first[:n], rest...)
+		if err != nil {
+			t.Fatalf("the answer broke off after %d bytes: %v; want it to end at a generation's end", len(got), err)
+		}
+		events, rerr := countEvents(got)
+		t.Logf("try %d: %d bytes, %d events, then %v; the first generation held %d bytes, the rest of the last kept %d at most",
+			try, len(got), events, rerr, held.Load(), kept.Load())
+		if rerr != io.EOF || events == 0 {
+			t.Fatalf("the trace holds %d events, then %v; want whole generations read to their end", events, rerr)
+		}
+		if kept.Load() > 2*backlog {
+			break
+		}
+		if try == 3 {
+			t.Fatalf("in 3 tries the rest of the generation being sent never passed twice a %d-byte backlog", backlog)
+		}
 	}
 }
 

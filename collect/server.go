@@ -69,9 +69,10 @@ type ServerOptions struct {
 	// memory does not grow with the trace's length: the client gets a
 	// shorter trace of whole generations, which readers read to its end.
 	// The rest of that generation is kept on the heap until it is sent;
-	// only if it passes twice MaxTraceBacklog is the answer cut off in the
-	// middle of it, and readers such as golang.org/x/exp/trace then read
-	// the generations before. The first generation, without which nothing
+	// past twice MaxTraceBacklog it is sent as it comes, the trace's
+	// reader waiting for the client while the runtime holds what it has
+	// not read, so the answer is never cut inside a generation. The
+	// first generation, without which nothing
 	// can be read, is held on the heap until it ends and sent whole; if it
 	// passes twice MaxTraceBacklog first, the trace is refused with 503.
 	MaxTraceBacklog int64

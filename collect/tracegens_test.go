@@ -119,6 +119,12 @@ func TestGenWriterEndsAtGeneration(t *testing.T) {
 		gw := newGenWriter(&out, 1<<40)
 		off, sent := int64(0), int64(-1) // sent: what was passed on when over was set
 		feed := func(p []byte) {
+			if sent < 0 && off < at && off+int64(len(p)) > at {
+				// A piece across at is split there, so that over is set
+				// at at, not after a piece that may run to the end.
+				gw.Write(p[:at-off])
+				p, off = p[at-off:], at
+			}
 			if off >= at && sent < 0 {
 				if late {
 					gw.until = time.Now().Add(-time.Millisecond)
@@ -187,7 +193,7 @@ func TestGenWriterStopsTrace(t *testing.T) {
 }
 
 // TestGenWriterCut checks that a genWriter whose kept rest of a generation
-// passes twice its limit drops it and is cut, and that the first
+// passes twice its limit sends it rather than cut it, and that the first
 // generation, which a trace needs to be read at all, is held back until
 // it ends and then sent whole, or, if it passes twice the limit first,
 // not sent at all: the trace is refused (it used to be kept whatever its
@@ -226,16 +232,35 @@ func TestGenWriterCut(t *testing.T) {
 		t.Errorf("first generation of %d bytes: passed on %d bytes (whole: %v), %d chunks still held", ends[0], out.Len(), bytes.Equal(out.Bytes(), data[:ends[0]]), len(gw.held.bufs))
 	}
 
+	// The rest of a later generation past twice the limit is sent as it
+	// passes, not dropped: the answer is never cut inside a generation (it
+	// used to be, and the client saw the answer break off).
 	out.Reset()
 	gw = newGenWriter(&out, 1<<40)
 	at = ends[0] + 1000
 	gw.Write(data[:at])
 	gw.over.Store(true)
+	const piece = 4 << 10
 	gw.limit = uint64(ends[1]-at) / 4
-	pieces(data[at:ends[1]], 4<<10, func(p []byte) { gw.Write(p) })
-	if !gw.cut || gw.kept.bufs != nil || out.Len() != int(at) {
-		t.Errorf("the rest of generation 2 (%d bytes) kept past twice a %d-byte limit: cut %v, %d chunks kept, %d bytes passed on",
-			ends[1]-ends[0], gw.limit, gw.cut, len(gw.kept.bufs), out.Len())
+	pieces(data[at:], piece, func(p []byte) { gw.Write(p) })
+	passed := out.Len()
+	for _, b := range gw.kept.bufs {
+		out.Write(b)
+	}
+	if gw.cut || !bytes.Equal(out.Bytes(), data[:ends[1]]) || passed <= int(at) {
+		t.Errorf("the rest of generation 2 (%d bytes) past twice a %d-byte limit: cut %v, %d bytes passed on and %d kept, want the trace to the end of generation 2 (%d bytes), part of its rest sent before the end",
+			ends[1]-at, gw.limit, gw.cut, passed, out.Len()-passed, ends[1])
+	}
+	if most := 2*int64(gw.limit) + piece; gw.kept.peak > most {
+		t.Errorf("kept %d bytes at most, want at most %d: the rest is sent as it passes twice the limit", gw.kept.peak, most)
+	}
+	select {
+	case <-gw.done:
+	default:
+		t.Error("generation 2 ended but done was not closed")
+	}
+	if info, err := exectrace.Read(bytes.NewReader(out.Bytes()), exectrace.NewAnalyzer()); err != nil || info.Events == 0 {
+		t.Errorf("the trace to the end of generation 2: %d events, then %v", info.Events, err)
 	}
 }
 

@@ -32,13 +32,15 @@ const backlogMetric = "/memory/classes/other:bytes"
 // waits for the client, but keeps the rest of that generation on the heap
 // and discards what follows, so that the runtime stops at once; the kept
 // rest is sent once the answer's content is final. The client gets a
-// shorter trace of whole generations, which readers read to its end. Only
-// if that rest passes twice MaxTraceBacklog is the answer cut off inside
-// it; readers then read the generations before.
+// shorter trace of whole generations, which readers read to its end. A
+// rest past twice MaxTraceBacklog is sent as it passes, the reader
+// waiting for the client (see genWriter.keep), so the answer is never cut
+// inside a generation; only a trace whose generations the reader cannot
+// follow (a format newer than Go 1.26's) is cut where it stopped.
 func (h *handler) runTrace(ctx context.Context, d time.Duration, w io.Writer) (bool, error) {
 	gw := newGenWriter(w, h.opts.maxTraceBacklog())
 	gw.until = time.Now().Add(d + lateStop)
-	gw.stop = sync.OnceFunc(trace.Stop)
+	gw.stop = sync.OnceFunc(stopTrace)
 	if err := trace.Start(gw); err != nil {
 		return true, err
 	}
@@ -78,18 +80,13 @@ record:
 			"the end of each generation); nothing was sent", errFirstGeneration, 2*gw.limit>>20)
 	}
 	if traceDone != nil {
-		traceDone(gw.held.peak + gw.kept.peak)
+		traceDone(gw.held.peak, gw.kept.peak)
 	}
 	if gw.cut {
 		// The client must see the answer end early, not a whole trace.
 		panic(http.ErrAbortHandler)
 	}
-	for i, b := range gw.kept.bufs {
-		gw.kept.bufs[i] = nil // for the collector
-		if _, err := w.Write(b); err != nil {
-			break
-		}
-	}
+	gw.kept.send(w)
 	return false, nil
 }
 
@@ -99,9 +96,13 @@ record:
 // runtime's trace reader, which the scheduler runs first, goes on.
 const lateStop = time.Second
 
+// stopTrace stops a served trace; tests delay it, as a program that keeps
+// every P busy does.
+var stopTrace = trace.Stop
+
 // traceDone, when set (by tests), is told, as each served trace stops,
-// the most its genWriter held and kept on the heap, added.
-var traceDone func(peak int64)
+// the most its genWriter held and kept on the heap.
+var traceDone func(held, kept int64)
 
 // A backlog reads backlogMetric.
 type backlog []metrics.Sample
@@ -140,7 +141,7 @@ type genWriter struct {
 	kept    pile          // the rest of the generation being sent when over was set
 	discard bool          // set by finish
 	done    chan struct{} // closed by finish: nothing more is written, kept and cut are final
-	cut     bool          // the kept rest of a later generation than the first passed twice limit, and was dropped
+	cut     bool          // the framer was lost: the answer ends where the trace stopped, not at a generation's end
 }
 
 // A pile is trace kept on the heap, in the pieces it came in.
@@ -161,6 +162,19 @@ func (s *pile) add(bufs ...[]byte) {
 
 // drop lets the collector have what s holds; its peak stays.
 func (s *pile) drop() { s.bufs, s.size = nil, 0 }
+
+// send writes what s holds to w, letting the collector have each piece
+// once written, until a write fails, and drops the rest.
+func (s *pile) send(w io.Writer) error {
+	defer s.drop()
+	for i, b := range s.bufs {
+		s.bufs[i] = nil
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 func newGenWriter(w io.Writer, limit uint64) *genWriter {
 	g := &genWriter{w: w, limit: limit, sample: newBacklog(), holding: true, done: make(chan struct{})}
@@ -293,18 +307,34 @@ func (g *genWriter) release() {
 
 // keep keeps p, or the part of it up to the end of the generation being
 // sent, and discards the rest; the first generation was sent whole (see
-// hold).
+// hold). A kept rest that passes twice limit is sent at once, the reader
+// waiting for the client, and keeping goes on: the answer is never cut
+// inside a generation, and while the client takes it the runtime holds
+// what the reader has not read yet (the trace is stopping: that is the
+// rest of the generation and what the program traced before the stop
+// took effect).
 func (g *genWriter) keep(p []byte) {
 	if g.framer.boundary || g.framer.lost {
 		g.cut = g.framer.lost
 		g.finish()
 		return
 	}
-	if _, end := g.fill(&g.kept, p); end {
-		g.finish()
-	} else if g.kept.size > 2*int64(g.limit) {
-		g.cut = true
-		g.kept.drop()
+	for len(p) > 0 && !g.discard {
+		rest, end := g.fill(&g.kept, p)
+		if end {
+			g.finish()
+			return
+		}
+		if g.kept.size > 2*int64(g.limit) {
+			g.sendKept()
+		}
+		p = rest
+	}
+}
+
+// sendKept sends what keep kept, waiting for the client.
+func (g *genWriter) sendKept() {
+	if g.kept.send(g.w) != nil {
 		g.finish()
 	}
 }

@@ -3,7 +3,8 @@
 // loopback port, prints the address, keeps pairs of goroutines handing a
 // token back and forth (the workload whose execution trace grows
 // fastest) and parked goroutines (which make goroutine dumps long), and
-// exits after -for or on SIGTERM.
+// exits after -for or on SIGTERM. -quiet delays the pairs, as a load that
+// starts while a trace is being taken.
 package main
 
 import (
@@ -22,6 +23,7 @@ func main() {
 	parked := flag.Int("parked", 0, "goroutines parked 20 calls deep")
 	token := flag.String("token", "", "bearer token the server requires")
 	life := flag.Duration("for", time.Minute, "how long to run")
+	quiet := flag.Duration("quiet", 0, "how long to wait before starting the pairs")
 	flag.Parse()
 	srv, err := collect.Listen("127.0.0.1:0", collect.ServerOptions{Token: *token})
 	if err != nil {
@@ -29,21 +31,7 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println(srv.Addr())
-	for range *pairs {
-		a, b := make(chan int), make(chan int)
-		go func() {
-			for {
-				a <- 1
-				<-b
-			}
-		}()
-		go func() {
-			for {
-				<-a
-				b <- 1
-			}
-		}()
-	}
+	go pingPong(*pairs, *quiet)
 	stop := make(chan struct{})
 	for range *parked {
 		go parkDeep(20, stop)
@@ -66,4 +54,25 @@ func parkDeep(depth int, stop chan struct{}) {
 		return
 	}
 	<-stop
+}
+
+// pingPong starts pairs of goroutines handing a token back and forth,
+// after quiet.
+func pingPong(pairs int, quiet time.Duration) {
+	time.Sleep(quiet)
+	for range pairs {
+		a, b := make(chan int), make(chan int)
+		go func() {
+			for {
+				a <- 1
+				<-b
+			}
+		}()
+		go func() {
+			for {
+				<-a
+				b <- 1
+			}
+		}()
+	}
 }
