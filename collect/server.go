@@ -71,10 +71,10 @@ type ServerOptions struct {
 	// The rest of that generation is kept on the heap until it is sent;
 	// past twice MaxTraceBacklog it is sent as it comes, the trace's
 	// reader waiting for the client while the runtime holds what it has
-	// not read, so the answer is never cut inside a generation. The
-	// first generation, without which nothing
-	// can be read, is held on the heap until it ends and sent whole; if it
-	// passes twice MaxTraceBacklog first, the trace is refused with 503.
+	// not read, so the answer is never cut inside a generation. The first
+	// generation, without which nothing can be read, is held on the heap
+	// until it ends and sent whole; if it passes twice MaxTraceBacklog
+	// first, the trace is refused with 503.
 	MaxTraceBacklog int64
 }
 
