@@ -192,14 +192,14 @@ func TestGenWriterStopsTrace(t *testing.T) {
 	}
 }
 
-// TestGenWriterCut checks that a genWriter whose kept rest of a generation
+// TestGenWriterBounded checks that a genWriter whose kept rest of a generation
 // passes twice its limit sends it rather than cut it, and that the first
 // generation, which a trace needs to be read at all, is held back until
 // it ends and then sent whole, or, if it passes twice the limit first,
 // not sent at all: the trace is refused (it used to be kept whatever its
 // size, 2 GB and more in a program that keeps every P busy, and cut by
 // the client or the answer's end, unreadable).
-func TestGenWriterCut(t *testing.T) {
+func TestGenWriterBounded(t *testing.T) {
 	data, ends := multiGenTrace(t)
 
 	var out bytes.Buffer

@@ -123,8 +123,9 @@ var errFirstGeneration = errors.New("its first generation did not end in time")
 // ends (see hold), then passes it on to the client until over is set, by
 // it or by runTrace, when more than limit of trace has piled up (or, by
 // it, when the trace was not stopped by until). Then it keeps the rest of
-// the generation being sent, for runTrace to send once done is closed,
-// and discards what follows. Only the runtime's trace reader calls Write.
+// the generation being sent, for runTrace to send once done is closed
+// (sending it itself whenever it passes twice limit, see keep), and
+// discards what follows. Only the runtime's trace reader calls Write.
 type genWriter struct {
 	w      io.Writer
 	limit  uint64
